@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+// Runs the CLI from the built output when present, else from source through tsx.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const built = join(root, "dist", "cli", "main.js");
+if (existsSync(built)) {
+  await import(pathToFileURL(built).href);
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import(pathToFileURL(join(root, "src", "cli", "main.ts")).href);
+}

@@ -1,0 +1,41 @@
+import { createHash } from "node:crypto";
+
+/** sha256 hex of a string or bytes. Stable across processes and machines. */
+export function sha256Hex(input: string | Uint8Array): string {
+  return createHash("sha256").update(input).digest("hex");
+}
+
+/** The stable key used for every derived seed: parts joined with '|'. */
+export function seedKey(...parts: ReadonlyArray<string | number>): string {
+  return parts.map(String).join("|");
+}
+
+/** A 32-bit unsigned seed from the sha256 of `parts.join('|')` (e.g. taskId|rollout|purpose). */
+export function stableSeed(...parts: ReadonlyArray<string | number>): number {
+  const digest = createHash("sha256")
+    .update(seedKey(...parts))
+    .digest();
+  return digest.readUInt32BE(0);
+}
+
+/**
+ * JSON with object keys sorted, so that equal values always give equal text (used for fingerprints,
+ * content hashes and byte-identical exports).
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString("base64");
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortKeys(v);
+    }
+    return out;
+  }
+  return value;
+}

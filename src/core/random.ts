@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { seedKey } from "./hash.ts";
+
+/** The full state of a generator: four 32-bit words (xoshiro128**). Serialisable, so snapshots are exact. */
+export const RandomStateSchema = z.tuple([
+  z.number().int(),
+  z.number().int(),
+  z.number().int(),
+  z.number().int(),
+]);
+export type RandomState = z.infer<typeof RandomStateSchema>;
+
+/** A seeded pseudo-random generator whose state can be saved and restored exactly. */
+export interface Random {
+  /** Uniform in [0, 1). */
+  next(): number;
+  /** Uniform integer in [0, n). */
+  int(n: number): number;
+  pick<T>(items: ReadonlyArray<T>): T;
+  /** A new array, shuffled (Fisher-Yates). */
+  shuffle<T>(items: ReadonlyArray<T>): T[];
+  /** Index drawn with probability proportional to `weights` (non-negative, not all zero). */
+  weighted(weights: ReadonlyArray<number>): number;
+  getState(): RandomState;
+  setState(state: RandomState): void;
+  /** An independent generator derived from this one's seed key and a purpose (does not advance this one). */
+  derive(...purpose: ReadonlyArray<string | number>): Random;
+}
+
+function rotl(x: number, k: number): number {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
+
+function stateFromKey(key: string): RandomState {
+  const d = createHash("sha256").update(key).digest();
+  const s: RandomState = [d.readUInt32BE(0), d.readUInt32BE(4), d.readUInt32BE(8), d.readUInt32BE(12)];
+  if (s[0] === 0 && s[1] === 0 && s[2] === 0 && s[3] === 0) s[0] = 1;
+  return s;
+}
+
+class Xoshiro128 implements Random {
+  private s: RandomState;
+  constructor(
+    private readonly key: string,
+    state?: RandomState,
+  ) {
+    this.s = state ? [...state] : stateFromKey(key);
+  }
+
+  private nextUint32(): number {
+    const s = this.s;
+    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
+    const t = (s[1] << 9) >>> 0;
+    s[2] = (s[2] ^ s[0]) >>> 0;
+    s[3] = (s[3] ^ s[1]) >>> 0;
+    s[1] = (s[1] ^ s[2]) >>> 0;
+    s[0] = (s[0] ^ s[3]) >>> 0;
+    s[2] = (s[2] ^ t) >>> 0;
+    s[3] = rotl(s[3], 11);
+    return result;
+  }
+
+  next(): number {
+    // 53 bits of randomness from two draws.
+    const hi = this.nextUint32() >>> 5;
+    const lo = this.nextUint32() >>> 6;
+    return (hi * 67108864 + lo) / 9007199254740992;
+  }
+
+  int(n: number): number {
+    if (!Number.isInteger(n) || n <= 0) throw new RangeError(`Random.int needs a positive integer, got ${n}`);
+    return Math.floor(this.next() * n);
+  }
+
+  pick<T>(items: ReadonlyArray<T>): T {
+    if (items.length === 0) throw new RangeError("Random.pick needs a non-empty array");
+    return items[this.int(items.length)] as T;
+  }
+
+  shuffle<T>(items: ReadonlyArray<T>): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(i + 1);
+      const tmp = out[i] as T;
+      out[i] = out[j] as T;
+      out[j] = tmp;
+    }
+    return out;
+  }
+
+  weighted(weights: ReadonlyArray<number>): number {
+    let total = 0;
+    for (const w of weights) {
+      if (!(w >= 0) || !Number.isFinite(w))
+        throw new RangeError(`Random.weighted got an invalid weight ${w}`);
+      total += w;
+    }
+    if (total <= 0) throw new RangeError("Random.weighted needs at least one positive weight");
+    let r = this.next() * total;
+    for (let i = 0; i < weights.length; i++) {
+      r -= weights[i] as number;
+      if (r < 0) return i;
+    }
+    // Floating-point remainder: the last index with a positive weight.
+    for (let i = weights.length - 1; i >= 0; i--) if ((weights[i] as number) > 0) return i;
+    return weights.length - 1;
+  }
+
+  getState(): RandomState {
+    return [...this.s];
+  }
+
+  setState(state: RandomState): void {
+    this.s = [...RandomStateSchema.parse(state)].map((v) => v >>> 0) as unknown as RandomState;
+  }
+
+  derive(...purpose: ReadonlyArray<string | number>): Random {
+    return new Xoshiro128(seedKey(this.key, ...purpose));
+  }
+}
+
+/** A generator seeded from the sha256 of `parts.join('|')`: the same parts give the same stream everywhere. */
+export function createRandom(...parts: ReadonlyArray<string | number>): Random {
+  return new Xoshiro128(seedKey(...parts));
+}
+
+/** A generator that resumes from a saved state. */
+export function restoreRandom(state: RandomState, key = "restored"): Random {
+  return new Xoshiro128(key, RandomStateSchema.parse(state));
+}
