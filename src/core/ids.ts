@@ -19,13 +19,19 @@ export function createSequentialIds(): IdGenerator {
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
-/** Ids ordered by time, then random: `run_<time base36>_<8 random chars>`. */
+/**
+ * Ids that sort in creation order: `run_<time base36><counter base36, 4 chars>_<6 random chars>`.
+ * The counter keeps ids made in the same millisecond ordered; the random part keeps processes apart.
+ */
 export function createTimeOrderedIds(nowMs: () => number, random: Random): IdGenerator {
+  let counter = 0;
   return {
     next(prefix) {
       let suffix = "";
-      for (let i = 0; i < 8; i++) suffix += ALPHABET[random.int(ALPHABET.length)];
-      return `${prefix}_${Math.floor(nowMs()).toString(36)}_${suffix}`;
+      for (let i = 0; i < 6; i++) suffix += ALPHABET[random.int(ALPHABET.length)];
+      counter = (counter + 1) % 36 ** 4;
+      const time = Math.floor(nowMs()).toString(36).padStart(9, "0");
+      return `${prefix}_${time}${counter.toString(36).padStart(4, "0")}_${suffix}`;
     },
   };
 }

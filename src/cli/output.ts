@@ -1,0 +1,53 @@
+import Table from "cli-table3";
+import { type RehearsalError, toRehearsalError } from "../core/index.ts";
+
+/** The one place that writes to stdout/stderr. `--json` switches every command to machine output. */
+export interface Output {
+  readonly json: boolean;
+  /** Human text (suppressed in JSON mode). */
+  line(text?: string): void;
+  /** A table for humans (suppressed in JSON mode). */
+  table(head: string[], rows: Array<Array<string | number>>): void;
+  /** The command's result: printed as JSON in JSON mode, ignored otherwise. */
+  result(value: unknown): void;
+  /** Diagnostics to stderr (never mixed into JSON on stdout). */
+  warn(text: string): void;
+  error(err: unknown): RehearsalError;
+}
+
+export function createOutput(options: {
+  json: boolean;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}): Output {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  return {
+    json: options.json,
+    line(text = "") {
+      if (!options.json) stdout.write(`${text}\n`);
+    },
+    table(head, rows) {
+      if (options.json) return;
+      const t = new Table({ head, style: { head: [], border: [] } });
+      for (const r of rows) t.push(r.map(String));
+      stdout.write(`${t.toString()}\n`);
+    },
+    result(value) {
+      if (options.json) stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+    warn(text) {
+      stderr.write(`${text}\n`);
+    },
+    error(err) {
+      const e = toRehearsalError(err);
+      if (options.json) stdout.write(`${JSON.stringify({ error: e.toJSON() }, null, 2)}\n`);
+      else stderr.write(`error [${e.code}]: ${e.message}\n`);
+      return e;
+    },
+  };
+}
+
+export function formatPercent(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}

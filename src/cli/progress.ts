@@ -1,0 +1,28 @@
+import cliProgress from "cli-progress";
+
+export interface Progress {
+  update(done: number, payload?: Record<string, string | number>): void;
+  stop(): void;
+}
+
+/** A progress bar on stderr when it is a terminal and output is not JSON; silent otherwise. */
+export function createProgress(
+  total: number,
+  options: { json: boolean; label: string; format?: string },
+): Progress {
+  if (options.json || !process.stderr.isTTY || process.env.CI) return { update() {}, stop() {} };
+  const bar = new cliProgress.SingleBar(
+    {
+      format: options.format ?? `${options.label} [{bar}] {value}/{total} | success {successRate}`,
+      stream: process.stderr,
+      hideCursor: true,
+      clearOnComplete: false,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total, 0, { successRate: "-" });
+  return {
+    update: (done, payload) => bar.update(done, payload ?? {}),
+    stop: () => bar.stop(),
+  };
+}

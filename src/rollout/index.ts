@@ -1,0 +1,3 @@
+export * from "./run-episode.ts";
+export * from "./run-episodes.ts";
+export * from "./summary.ts";

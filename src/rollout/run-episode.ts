@@ -1,0 +1,173 @@
+import {
+  createRandom,
+  type Environment,
+  type ErrorInfo,
+  type HistoryEntry,
+  isRehearsalError,
+  type Observation,
+  type Policy,
+  type Runtime,
+  type StepRecord,
+  type Task,
+  type Usage,
+  type VerifierResult,
+} from "../core/index.ts";
+import type { RunStore } from "../store/contract.ts";
+
+export interface EpisodeSpec {
+  runId: string;
+  trajectoryId: string;
+  task: Task;
+  episodeIndex: number;
+  seed: number;
+  /** Step limit of the runner (the environment may also truncate earlier). */
+  maxSteps: number;
+  temperature: number;
+  meta?: Record<string, unknown>;
+}
+
+export interface EpisodeResult {
+  trajectoryId: string;
+  taskId: string;
+  episodeIndex: number;
+  status: "complete" | "infra_failed";
+  steps: number;
+  parseErrors: number;
+  outcome?: VerifierResult;
+  error?: ErrorInfo;
+  usage: Usage;
+}
+
+export interface EpisodeDeps {
+  env: Environment;
+  policy: Policy;
+  runtime: Runtime;
+  store?: RunStore;
+}
+
+function errorInfo(e: unknown): ErrorInfo {
+  if (isRehearsalError(e)) return { code: e.code, category: e.category, message: e.message };
+  return {
+    code: "internal.unexpected",
+    category: "internal",
+    message: e instanceof Error ? e.message : String(e),
+  };
+}
+
+/**
+ * Plays one episode: reset, then propose → step until the episode ends or `maxSteps`, then verify.
+ * Every step is written to the store as it happens. A policy output that does not parse is recorded
+ * (raw text kept, action null) and counted; the environment is not stepped for it. An environment
+ * failure ends the episode as `infra_failed` (never a reward); any other failure marks it aborted and
+ * is rethrown.
+ */
+export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<EpisodeResult> {
+  const { env, policy, runtime, store } = deps;
+  const { task, seed } = spec;
+  const clock = runtime.clock;
+  const usage: Usage = { promptTokens: 0, completionTokens: 0, calls: 0 };
+  let parseErrors = 0;
+  let steps = 0;
+  store?.startTrajectory({
+    id: spec.trajectoryId,
+    runId: spec.runId,
+    taskId: task.id,
+    episodeIndex: spec.episodeIndex,
+    seed,
+    policy: policy.name,
+    startedAtMs: clock.nowMs(),
+    meta: spec.meta ?? {},
+  });
+  let observation: Observation | undefined;
+  try {
+    observation = await env.reset({ taskId: task.id, seed });
+    const history: HistoryEntry[] = [];
+    const oracle = env.oracleAction ? () => env.oracleAction!() : undefined;
+    let ended = false;
+    while (!ended && steps < spec.maxSteps) {
+      const random = createRandom("policy", task.id, seed, spec.episodeIndex, steps);
+      const proposal = await policy.propose(
+        { task, observation, history, stepIndex: steps, ...(oracle ? { oracle } : {}) },
+        { n: 1, temperature: spec.temperature, random },
+      );
+      if (proposal.usage) {
+        usage.promptTokens += proposal.usage.promptTokens;
+        usage.completionTokens += proposal.usage.completionTokens;
+        usage.calls += proposal.usage.calls;
+      }
+      const candidate = proposal.candidates[0] ?? {
+        action: null,
+        raw: "",
+        parseError: { code: "empty", message: "no candidate" },
+      };
+      const record: StepRecord = {
+        index: steps,
+        observation,
+        action: candidate.action,
+        raw: candidate.raw,
+        reward: 0,
+        terminated: false,
+        truncated: false,
+        info: {},
+        timeMs: clock.nowMs(),
+      };
+      if (candidate.action === null) {
+        parseErrors += 1;
+        record.parseError = candidate.parseError ?? {
+          code: "parse_error",
+          message: "the output did not parse",
+        };
+        record.info = { skipped: true };
+      } else {
+        const result = await env.step(candidate.action);
+        record.reward = result.reward;
+        record.terminated = result.terminated;
+        record.truncated = result.truncated;
+        record.info = result.info;
+        ended = result.terminated || result.truncated;
+        history.push({ observation, action: candidate.action, raw: candidate.raw });
+        observation = result.observation;
+      }
+      store?.appendStep(spec.trajectoryId, record);
+      steps += 1;
+    }
+    const outcome = await env.evaluate();
+    store?.finishTrajectory(spec.trajectoryId, {
+      status: "complete",
+      endedAtMs: clock.nowMs(),
+      finalObservation: observation,
+      outcome,
+    });
+    return {
+      trajectoryId: spec.trajectoryId,
+      taskId: task.id,
+      episodeIndex: spec.episodeIndex,
+      status: "complete",
+      steps,
+      parseErrors,
+      outcome,
+      usage,
+    };
+  } catch (e) {
+    const error = errorInfo(e);
+    const infra = isRehearsalError(e) && e.category === "environment";
+    store?.finishTrajectory(spec.trajectoryId, {
+      status: infra ? "infra_failed" : "aborted",
+      endedAtMs: clock.nowMs(),
+      ...(observation ? { finalObservation: observation } : {}),
+      error,
+    });
+    if (!infra) throw e;
+    runtime.logger.warn("episode infra-failed", { trajectoryId: spec.trajectoryId, ...error });
+    return {
+      trajectoryId: spec.trajectoryId,
+      taskId: task.id,
+      episodeIndex: spec.episodeIndex,
+      status: "infra_failed",
+      steps,
+      parseErrors,
+      error,
+      usage,
+    };
+  }
+}

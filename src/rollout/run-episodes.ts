@@ -1,0 +1,66 @@
+import { type Environment, type Policy, type Runtime, stableSeed, type Task } from "../core/index.ts";
+import type { RunStore } from "../store/contract.ts";
+import { type EpisodeResult, runEpisode } from "./run-episode.ts";
+import { type RunSummary, summarizeEpisodes } from "./summary.ts";
+
+export interface BatchSpec {
+  runId: string;
+  tasks: ReadonlyArray<Task>;
+  /** Episodes per task. */
+  episodes: number;
+  /** Root seed of the run: episode seeds are stable hashes of seed|task|episode. */
+  seed: string;
+  maxSteps?: number;
+  temperature: number;
+}
+
+export interface BatchDeps {
+  env: Environment;
+  policy: Policy;
+  runtime: Runtime;
+  store?: RunStore;
+  onEpisode?: (result: EpisodeResult, done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** The episode seed: a stable 31-bit hash of run seed, task and episode index. */
+export function episodeSeed(runSeed: string, taskId: string, episodeIndex: number): number {
+  return stableSeed(runSeed, taskId, episodeIndex, "episode") & 0x7fffffff;
+}
+
+/**
+ * Plays `episodes` episodes of every task (task-major order) on one environment, recording each.
+ * Stops early when `signal` aborts; episodes already recorded stay recorded.
+ */
+export async function runEpisodes(
+  deps: BatchDeps,
+  spec: BatchSpec,
+): Promise<{ results: EpisodeResult[]; summary: RunSummary }> {
+  const results: EpisodeResult[] = [];
+  const total = spec.tasks.length * spec.episodes;
+  for (const task of spec.tasks) {
+    for (let e = 0; e < spec.episodes; e++) {
+      if (deps.signal?.aborted) return { results, summary: summarizeEpisodes(results) };
+      const result = await runEpisode(
+        {
+          env: deps.env,
+          policy: deps.policy,
+          runtime: deps.runtime,
+          ...(deps.store ? { store: deps.store } : {}),
+        },
+        {
+          runId: spec.runId,
+          trajectoryId: deps.runtime.ids.next("traj"),
+          task,
+          episodeIndex: e,
+          seed: episodeSeed(spec.seed, task.id, e),
+          maxSteps: spec.maxSteps ?? task.maxSteps ?? 50,
+          temperature: spec.temperature,
+        },
+      );
+      results.push(result);
+      deps.onEpisode?.(result, results.length, total);
+    }
+  }
+  return { results, summary: summarizeEpisodes(results) };
+}

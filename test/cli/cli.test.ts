@@ -1,0 +1,188 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TrajectorySchema } from "../../src/core/index.ts";
+import { json, runCli } from "./run-cli.ts";
+
+let dir: string;
+let store: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "rehearsal-cli-"));
+  store = join(dir, "store");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("rehearsal CLI", () => {
+  let runId = "";
+
+  it("run records FrozenLake episodes and prints a JSON summary", () => {
+    const r = runCli([
+      "--json",
+      "run",
+      "--env",
+      "frozenlake",
+      "--tasks",
+      "4x4,8x8",
+      "--policy",
+      "random",
+      "--episodes",
+      "6",
+      "--seed",
+      "5",
+      "--store",
+      store,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json<{
+      runId: string;
+      status: string;
+      summary: {
+        episodes: number;
+        successRate: number;
+        meanSteps: number;
+        parseErrors: number;
+        perTask: unknown[];
+      };
+    }>(r);
+    expect(out.status).toBe("complete");
+    expect(out.summary.episodes).toBe(12);
+    expect(out.summary.parseErrors).toBe(0);
+    expect(out.summary.meanSteps).toBeGreaterThan(0);
+    expect(out.summary.perTask).toHaveLength(2);
+    runId = out.runId;
+  });
+
+  it("prints a human summary table without --json", () => {
+    const r = runCli([
+      "run",
+      "--env",
+      "frozenlake",
+      "--tasks",
+      "4x4",
+      "--policy",
+      "oracle",
+      "-n",
+      "2",
+      "--store",
+      store,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/success rate/);
+    expect(r.stdout).toMatch(/parse errors/);
+  });
+
+  it("the same seed gives the same episodes", () => {
+    const args = [
+      "--json",
+      "run",
+      "--env",
+      "frozenlake",
+      "--tasks",
+      "8x8",
+      "--policy",
+      "random",
+      "-n",
+      "5",
+      "--seed",
+      "9",
+      "--store",
+      store,
+    ];
+    const a = json<{ summary: unknown }>(runCli(args));
+    const b = json<{ summary: unknown }>(runCli(args));
+    expect(b.summary).toEqual(a.summary);
+  });
+
+  it("runs list and runs show", () => {
+    const list = json<{ runs: Array<{ id: string }> }>(runCli(["--json", "runs", "list", "--store", store]));
+    expect(list.runs.map((r) => r.id)).toContain(runId);
+    const show = runCli(["--json", "runs", "show", runId, "--store", store]);
+    expect(show.code, show.stderr).toBe(0);
+    const s = json<{ run: { id: string; codeVersion: string }; trajectories: unknown[] }>(show);
+    expect(s.run.id).toBe(runId);
+    expect(s.run.codeVersion).toMatch(/^rehearsal@/);
+    expect(s.trajectories).toHaveLength(12);
+    expect(runCli(["runs", "show", "run_nope", "--store", store]).code).toBe(2);
+  });
+
+  it("export trajectories writes valid JSONL", () => {
+    const out = join(dir, "t.jsonl");
+    const r = runCli([
+      "export",
+      "trajectories",
+      "--run",
+      runId,
+      "--format",
+      "jsonl",
+      "--out",
+      out,
+      "--store",
+      store,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = readFileSync(out, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(12);
+    for (const line of lines) {
+      const t = TrajectorySchema.parse(JSON.parse(line));
+      expect(t.status).toBe("complete");
+      expect(t.steps.length).toBeGreaterThan(0);
+      expect(t.outcome).toBeDefined();
+      expect(t.steps.map((s) => s.index)).toEqual(t.steps.map((_, i) => i));
+    }
+    const stdout = runCli(["export", "trajectories", "--run", runId, "--store", store]);
+    expect(stdout.stdout.trim().split("\n")).toHaveLength(12);
+    expect(runCli(["export", "trajectories", "--run", runId, "--format", "csv", "--store", store]).code).toBe(
+      2,
+    );
+  });
+
+  it("a config file is validated and names the bad field", () => {
+    const good = join(dir, "good.yaml");
+    writeFileSync(
+      good,
+      `env: frozenlake\ntasks: [4x4]\npolicy: scripted\nscript:\n  - {type: move, direction: right}\n  - {type: move, direction: right}\nepisodes: 2\nenvOptions: {slippery: false}\nstore: ${store}\n`,
+    );
+    const ok = runCli(["--json", "run", "--config", good]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json<{ policy: string }>(ok).policy).toBe("scripted");
+
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "env: frozenlake\nepisodes: many\n");
+    const r = runCli(["--json", "run", "--config", bad]);
+    expect(r.code).toBe(2);
+    const err = json<{ error: { code: string; category: string; message: string } }>(r);
+    expect(err.error.category).toBe("user");
+    expect(err.error.message).toContain("episodes");
+
+    const unknownKey = join(dir, "unknown.json");
+    writeFileSync(unknownKey, JSON.stringify({ env: "frozenlake", epsiodes: 3 }));
+    const u = runCli(["run", "--config", unknownKey]);
+    expect(u.code).toBe(2);
+    expect(u.stderr).toContain("epsiodes");
+
+    const syntax = join(dir, "syntax.yaml");
+    writeFileSync(syntax, "env: [frozenlake\n");
+    expect(runCli(["run", "--config", syntax]).stderr).toMatch(/not valid YAML/);
+    expect(runCli(["run", "--config", join(dir, "missing.yaml")]).code).toBe(2);
+  });
+
+  it("bad input gets a typed error and exit code 2", () => {
+    const unknownTask = runCli(["--json", "run", "--env", "frozenlake", "--tasks", "9x9", "--store", store]);
+    expect(unknownTask.code).toBe(2);
+    expect(json<{ error: { code: string } }>(unknownTask).error.code).toBe("task.unknown");
+    const badEnvOption = runCli(["run", "--env", "frozenlake", "--episodes", "x", "--store", store]);
+    expect(badEnvOption.code).toBe(2);
+    expect(badEnvOption.stderr).toContain("--episodes");
+    expect(runCli(["no-such-command"]).code).toBe(2);
+  });
+
+  it("demo runs on the embedded defaults", () => {
+    const r = runCli(["--json", "demo", "--episodes", "3", "--store", join(dir, "demo")]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json<{ rows: Array<{ policy: string; dynamics: string; successRate: number }> }>(r);
+    expect(out.rows).toHaveLength(8);
+    const oracleFlat = out.rows.filter((x) => x.policy === "oracle" && x.dynamics === "non-slippery");
+    expect(oracleFlat.every((x) => x.successRate === 1)).toBe(true);
+  });
+});
