@@ -24,7 +24,14 @@ async function measure(store: RunStore | undefined, episodes: number): Promise<n
   const runtime = createRuntime({ seed: "bench", clock: systemClock });
   const tasks = [env.suite.get("8x8"), env.suite.get("4x4")];
   const runId = "run_bench";
-  store?.createRun({ id: runId, kind: "bench", seed: "bench", config: {}, codeVersion: "bench", createdAtMs: 0 });
+  store?.createRun({
+    id: runId,
+    kind: "bench",
+    seed: "bench",
+    config: {},
+    codeVersion: "bench",
+    createdAtMs: 0,
+  });
   const start = performance.now();
   const { results } = await runEpisodes(
     { env, policy: createRandomPolicy(), runtime, ...(store ? { store } : {}) },

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     console.log(`\n== ${name} ==`);
     const r = await section();
     results[name] = r;
-    for (const [k, v] of Object.entries(r)) console.log(`${k.padEnd(34)} ${typeof v === "number" ? v.toFixed(3) : String(v)}`);
+    for (const [k, v] of Object.entries(r))
+      console.log(`${k.padEnd(34)} ${typeof v === "number" ? v.toFixed(3) : String(v)}`);
   }
   mkdirSync(join("bench", "results"), { recursive: true });
   const file = join("bench", "results", "latest.json");
