@@ -53,6 +53,12 @@ export interface TrajectoryFilter {
   status?: TrajectoryStatus;
 }
 
+/** Filters for `listNodes`; `parentId: null` selects the roots. */
+export interface TreeNodeFilter {
+  status?: TreeNodeStatus;
+  parentId?: string | null;
+}
+
 /** A summary row without steps (for listings). */
 export interface TrajectoryHeader extends Omit<Trajectory, "steps" | "finalObservation"> {
   stepCount: number;
@@ -60,6 +66,24 @@ export interface TrajectoryHeader extends Omit<Trajectory, "steps" | "finalObser
 
 export const TreeNodeStatusSchema = z.enum(["alive", "leaf", "pruned", "dropped", "pending"]);
 export type TreeNodeStatus = z.infer<typeof TreeNodeStatusSchema>;
+
+export const TreeRecordSchema = z.object({
+  id: z.string().min(1),
+  runId: z.string().min(1),
+  taskId: z.string(),
+  seed: z.number().int(),
+  status: z.enum(["running", "complete"]),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const TreeNodeRecordSchema = z.object({
+  id: z.string().min(1),
+  treeId: z.string().min(1),
+  parentId: z.string().nullable(),
+  depth: z.number().int().nonnegative(),
+  status: TreeNodeStatusSchema,
+  data: z.record(z.string(), z.unknown()),
+});
 
 /** A search tree (one per task per search run). `data` holds the search's own fields. */
 export interface TreeRecord {
@@ -82,6 +106,24 @@ export interface TreeNodeRecord {
   data: Record<string, unknown>;
 }
 
+/**
+ * Error codes the stores throw (all `InternalError`s: they mean the caller broke the protocol, except
+ * `schemaTooNew`, a `UserError`). Tests and callers may match on them.
+ */
+export const STORE_ERROR_CODES = {
+  unknownRun: "store.unknown_run",
+  unknownTrajectory: "store.unknown_trajectory",
+  unknownTree: "store.unknown_tree",
+  duplicateId: "store.duplicate_id",
+  trajectoryFinished: "store.trajectory_finished",
+  stepOutOfOrder: "store.step_out_of_order",
+  invalidArgument: "store.invalid_argument",
+  screenshotHashMismatch: "store.screenshot_hash_mismatch",
+  corruptRow: "store.corrupt_row",
+  schemaTooNew: "store.schema_too_new",
+  closed: "store.closed",
+} as const;
+
 export interface ArtefactRef {
   sha256: string;
   mime: string;
@@ -93,38 +135,61 @@ export interface ArtefactRef {
  * one transaction, so a crash never leaves a half-written step or an episode marked complete that was not.
  * Screenshots in observations (`screenshot.bytes`) are moved to content-addressed artefacts on write and
  * come back without bytes (read them with `getArtefact`).
+ *
+ * Records are copied on write and on read: mutating an argument after a call, or a returned record,
+ * never changes what is stored. Records read back are validated with the core schemas.
+ *
+ * Protocol errors (see `STORE_ERROR_CODES`) are `InternalError`s: a trajectory, task or tree must name an
+ * existing run; ids of runs and trajectories are unique; steps are appended with `index` 0, 1, 2, ... to a
+ * trajectory that is still running; a trajectory is finished once.
  */
 export interface RunStore {
   readonly kind: "sqlite" | "memory";
+  /** The new run has status `running`, `updatedAtMs = createdAtMs` and an empty summary. */
   createRun(run: NewRun): RunRecord;
   getRun(id: string): RunRecord | undefined;
+  /** Newest first (`createdAtMs` descending, ties by id descending). */
   listRuns(options?: { kind?: string; limit?: number }): RunRecord[];
+  /** `summary`, when given, replaces the stored summary. */
   updateRun(
     id: string,
     patch: { status?: RunStatus; summary?: Record<string, unknown>; updatedAtMs: number },
   ): void;
 
+  /** Inserts or replaces the task with this id in the run. */
   putTask(runId: string, task: Task): void;
+  /** In order of first insertion. */
   listTasks(runId: string): Task[];
 
   startTrajectory(t: NewTrajectory): void;
   appendStep(trajectoryId: string, step: StepRecord): void;
+  /** `end.status` must not be `running`. The trajectory has its final status only after this returns. */
   finishTrajectory(trajectoryId: string, end: TrajectoryEnd): void;
   getTrajectory(id: string): Trajectory | undefined;
+  /** Headers in episode order (`episodeIndex`, ties by id). */
   listTrajectories(runId: string, filter?: TrajectoryFilter): TrajectoryHeader[];
-  /** Full trajectories of a run in episode order, one at a time. */
+  /**
+   * Full trajectories of a run in episode order, one at a time (memory stays bounded). Writing to the
+   * store while iterating is allowed; trajectories started meanwhile may or may not be visited.
+   */
   iterateTrajectories(runId: string, filter?: TrajectoryFilter): IterableIterator<Trajectory>;
 
+  /** Stores bytes under their sha256 (idempotent: the same bytes give the same ref, stored once). */
   putArtefact(bytes: Uint8Array, mime: string): ArtefactRef;
+  /** A fresh copy of the bytes, or undefined when unknown (or not a sha256 hex string). */
   getArtefact(sha256: string): Uint8Array | undefined;
 
+  /** Inserts or replaces a tree. */
   putTree(tree: TreeRecord): void;
   getTree(id: string): TreeRecord | undefined;
+  /** In order of first insertion. */
   listTrees(runId: string): TreeRecord[];
-  /** Insert or replace nodes, all in one transaction. */
+  /** Insert or replace nodes (keyed by tree id and node id), all in one transaction. */
   putNodes(nodes: ReadonlyArray<TreeNodeRecord>): void;
-  listNodes(treeId: string): TreeNodeRecord[];
+  /** By depth, ties in order of first insertion. */
+  listNodes(treeId: string, filter?: TreeNodeFilter): TreeNodeRecord[];
 
+  /** Idempotent. Any other call after it throws. */
   close(): void;
 }
 

@@ -1,0 +1,97 @@
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { extensionFor } from "./encode.ts";
+
+/**
+ * Content-addressed files beside the database: `artefacts/ab/abcdef….png`. A file is written to a temp
+ * name, fsynced, renamed into place and its directory fsynced, so a referenced artefact is always whole
+ * and durable before the row that references it commits. Writing the same content twice is a no-op.
+ */
+export interface ArtefactFiles {
+  readonly root: string;
+  pathFor(sha256: string, mime: string): string;
+  /** Writes the file unless a complete one is already there. */
+  write(sha256: string, mime: string, bytes: Uint8Array): void;
+  read(sha256: string, mime: string): Uint8Array | undefined;
+}
+
+function fsyncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Directories cannot be opened or fsynced on some platforms (Windows); the rename is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createArtefactFiles(root: string): ArtefactFiles {
+  const knownDirs = new Set<string>();
+  let tempCounter = 0;
+
+  function ensureDir(sub: string): string {
+    const dir = join(root, sub);
+    if (!knownDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      fsyncDirectory(root);
+      knownDirs.add(dir);
+    }
+    return dir;
+  }
+
+  function pathFor(sha256: string, mime: string): string {
+    return join(root, sha256.slice(0, 2), `${sha256}.${extensionFor(mime)}`);
+  }
+
+  return {
+    root,
+    pathFor,
+    write(sha256, mime, bytes) {
+      const target = pathFor(sha256, mime);
+      if (sizeOf(target) === bytes.byteLength) return;
+      const dir = ensureDir(sha256.slice(0, 2));
+      tempCounter += 1;
+      const temp = `${target}.tmp-${process.pid}-${tempCounter}`;
+      const fd = openSync(temp, "w");
+      try {
+        let offset = 0;
+        while (offset < bytes.byteLength) {
+          offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
+        }
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, target);
+      fsyncDirectory(dir);
+    },
+    read(sha256, mime) {
+      try {
+        const buf = readFileSync(pathFor(sha256, mime));
+        return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,245 @@
+import { z } from "zod";
+import {
+  ErrorInfoSchema,
+  type Observation,
+  ObservationSchema,
+  SCHEMA_VERSION,
+  type StepRecord,
+  StepRecordSchema,
+  sha256Hex,
+  type Task,
+  TaskSchema,
+  TrajectorySchema,
+  VerifierResultSchema,
+} from "../core/index.ts";
+import {
+  type NewRun,
+  type NewTrajectory,
+  RunRecordSchema,
+  RunStatusSchema,
+  STORE_ERROR_CODES,
+  type TrajectoryEnd,
+  type TreeNodeRecord,
+  TreeNodeRecordSchema,
+  type TreeRecord,
+  TreeRecordSchema,
+} from "./contract.ts";
+import type { NodeRow, RunRow, StepRow, TaskRow, TrajectoryRow, TreeRow } from "./rows.ts";
+import { invalidArgument, protocolError } from "./store-errors.ts";
+
+/*
+ * Write side shared by both stores: validate the caller's records, detach screenshot bytes, and turn
+ * records into rows (JSON text), which also copies them.
+ */
+
+/** Screenshot bytes to store as an artefact before the row that references them. */
+export interface PendingArtefact {
+  sha256: string;
+  mime: string;
+  bytes: Uint8Array;
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, operation: string, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidArgument(operation, what, result.error);
+  return result.data;
+}
+
+const NewRunSchema = RunRecordSchema.pick({
+  id: true,
+  kind: true,
+  seed: true,
+  config: true,
+  codeVersion: true,
+  createdAtMs: true,
+}).extend({ id: z.string().min(1) });
+
+export function encodeNewRun(run: NewRun): RunRow {
+  const r = check(NewRunSchema, run, `createRun(${run?.id})`, "run");
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: "running",
+    seed: r.seed,
+    config: JSON.stringify(r.config ?? null),
+    code_version: r.codeVersion,
+    created_at_ms: r.createdAtMs,
+    updated_at_ms: r.createdAtMs,
+    summary: "{}",
+  };
+}
+
+const RunPatchSchema = z.object({
+  status: RunStatusSchema.optional(),
+  summary: z.record(z.string(), z.unknown()).optional(),
+  updatedAtMs: z.number(),
+});
+
+/** Applies a validated patch to a copy of the row. */
+export function patchRunRow(row: RunRow, patch: unknown): RunRow {
+  const p = check(RunPatchSchema, patch, `updateRun(${row.id})`, "run patch");
+  const next = { ...row, updated_at_ms: p.updatedAtMs };
+  if (p.status !== undefined) next.status = p.status;
+  if (p.summary !== undefined) next.summary = JSON.stringify(p.summary);
+  return next;
+}
+
+export function encodeTask(runId: string, task: Task): TaskRow {
+  const t = check(TaskSchema, task, `putTask(${runId}, ${task?.id})`, "task");
+  return { run_id: runId, task_id: t.id, data: JSON.stringify(t) };
+}
+
+const NewTrajectorySchema = TrajectorySchema.pick({
+  runId: true,
+  taskId: true,
+  episodeIndex: true,
+  seed: true,
+  policy: true,
+  startedAtMs: true,
+  meta: true,
+}).extend({ id: z.string().min(1) });
+
+export function encodeNewTrajectory(t: NewTrajectory): TrajectoryRow {
+  const v = check(NewTrajectorySchema, t, `startTrajectory(${t?.id})`, "trajectory");
+  return {
+    id: v.id,
+    run_id: v.runId,
+    task_id: v.taskId,
+    episode_index: v.episodeIndex,
+    seed: v.seed,
+    policy: v.policy,
+    status: "running",
+    started_at_ms: v.startedAtMs,
+    ended_at_ms: null,
+    outcome: null,
+    error: null,
+    final_observation: null,
+    meta: JSON.stringify(v.meta),
+    schema_version: SCHEMA_VERSION,
+  };
+}
+
+/** Returns the observation without screenshot bytes; the bytes go to `pending`. */
+export function detachScreenshot(
+  observation: Observation,
+  operation: string,
+  pending: PendingArtefact[],
+): Observation {
+  const shot = observation.screenshot;
+  if (shot?.bytes === undefined) return observation;
+  const sha256 = sha256Hex(shot.bytes);
+  if (sha256 !== shot.sha256) {
+    throw protocolError(
+      STORE_ERROR_CODES.screenshotHashMismatch,
+      `${operation}: the screenshot's sha256 ${shot.sha256} is not the hash of its bytes (${sha256}); compute Image.sha256 with sha256Hex(bytes) where the screenshot is taken.`,
+      { declared: shot.sha256, actual: sha256 },
+    );
+  }
+  pending.push({ sha256, mime: shot.mime, bytes: shot.bytes });
+  const { bytes: _bytes, ...reference } = shot;
+  return { ...observation, screenshot: reference };
+}
+
+/** Validates a step and encodes its row; screenshot bytes go to `pending`. */
+export function encodeStep(trajectoryId: string, step: StepRecord, pending: PendingArtefact[]): StepRow {
+  const operation = `appendStep(${trajectoryId}, step ${step?.index})`;
+  const s = check(StepRecordSchema, step, operation, "step");
+  const stored = { ...s, observation: detachScreenshot(s.observation, operation, pending) };
+  return {
+    trajectory_id: trajectoryId,
+    idx: s.index,
+    action_type: s.action?.type ?? null,
+    reward: s.reward,
+    terminated: s.terminated ? 1 : 0,
+    truncated: s.truncated ? 1 : 0,
+    data: JSON.stringify(stored),
+  };
+}
+
+const TrajectoryEndSchema = z.object({
+  status: z.enum(["complete", "infra_failed", "aborted"]),
+  endedAtMs: z.number(),
+  finalObservation: ObservationSchema.optional(),
+  outcome: VerifierResultSchema.optional(),
+  error: ErrorInfoSchema.optional(),
+});
+
+/** The columns `finishTrajectory` sets. */
+export interface TrajectoryEndRow {
+  id: string;
+  status: string;
+  ended_at_ms: number;
+  outcome: string | null;
+  error: string | null;
+  final_observation: string | null;
+}
+
+export function encodeTrajectoryEnd(
+  trajectoryId: string,
+  end: TrajectoryEnd,
+  pending: PendingArtefact[],
+): TrajectoryEndRow {
+  const operation = `finishTrajectory(${trajectoryId})`;
+  const e = check(TrajectoryEndSchema, end, operation, "trajectory end");
+  const final = e.finalObservation && detachScreenshot(e.finalObservation, operation, pending);
+  return {
+    id: trajectoryId,
+    status: e.status,
+    ended_at_ms: e.endedAtMs,
+    outcome: e.outcome ? JSON.stringify(e.outcome) : null,
+    error: e.error ? JSON.stringify(e.error) : null,
+    final_observation: final ? JSON.stringify(final) : null,
+  };
+}
+
+export function encodeTree(tree: TreeRecord): TreeRow {
+  const t = check(TreeRecordSchema, tree, `putTree(${tree?.id})`, "tree");
+  return {
+    id: t.id,
+    run_id: t.runId,
+    task_id: t.taskId,
+    seed: t.seed,
+    status: t.status,
+    data: JSON.stringify(t.data),
+  };
+}
+
+export function encodeNode(node: TreeNodeRecord): NodeRow {
+  const n = check(TreeNodeRecordSchema, node, `putNodes(node ${node?.id})`, "tree node");
+  return {
+    tree_id: n.treeId,
+    id: n.id,
+    parent_id: n.parentId,
+    depth: n.depth,
+    status: n.status,
+    data: JSON.stringify(n.data),
+  };
+}
+
+const LimitSchema = z.number().int().nonnegative().optional();
+
+export function checkLimit(limit: number | undefined): number | undefined {
+  return check(LimitSchema, limit, "listRuns", "limit");
+}
+
+const MIME_EXTENSIONS: Record<string, string> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/webp": "webp",
+  "application/json": "json",
+  "text/plain": "txt",
+};
+
+/** The file extension for an artefact's mime type (`bin` when unknown). */
+export function extensionFor(mime: string): string {
+  return MIME_EXTENSIONS[mime] ?? "bin";
+}
+
+const MimeSchema = z.string().min(1).max(255);
+
+export function checkArtefact(bytes: Uint8Array, mime: string): void {
+  check(MimeSchema, mime, "putArtefact", "mime type");
+  check(z.instanceof(Uint8Array), bytes, "putArtefact", "bytes");
+}
+
+export const SHA256_HEX = /^[0-9a-f]{64}$/;

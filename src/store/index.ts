@@ -1,0 +1,10 @@
+export * from "./contract.ts";
+export { createMemoryStore } from "./memory-store.ts";
+export { LATEST_SCHEMA_VERSION, MIGRATIONS, type Migration } from "./migrations.ts";
+export { type OpenStoreOptions, openStore } from "./open-store.ts";
+export {
+  DATABASE_FILE,
+  openSqliteStore,
+  type SqliteRunStore,
+  type SqliteStoreOptions,
+} from "./sqlite-store.ts";

@@ -1,0 +1,268 @@
+import { sha256Hex } from "../core/index.ts";
+import { type RunStore, STORE_ERROR_CODES } from "./contract.ts";
+import {
+  checkArtefact,
+  checkLimit,
+  encodeNewRun,
+  encodeNewTrajectory,
+  encodeNode,
+  encodeStep,
+  encodeTask,
+  encodeTrajectoryEnd,
+  encodeTree,
+  type PendingArtefact,
+  patchRunRow,
+  SHA256_HEX,
+} from "./encode.ts";
+import {
+  type ArtefactRow,
+  decodeNode,
+  decodeRun,
+  decodeTask,
+  decodeTrajectory,
+  decodeTrajectoryHeader,
+  decodeTree,
+  type NodeRow,
+  type RunRow,
+  type TaskRow,
+  type TrajectoryRow,
+  type TrajectoryRowWithCount,
+  type TreeRow,
+} from "./rows.ts";
+import { closedError, protocolError } from "./store-errors.ts";
+import { trajectoryProtocol } from "./trajectory-protocol.ts";
+
+/*
+ * The in-memory store keeps the same rows (JSON text) as the SQLite store, so it shares encoding,
+ * validation, ordering and copy semantics: nothing a caller holds aliases stored state.
+ */
+
+function byEpisode(a: TrajectoryRow, b: TrajectoryRow): number {
+  return a.episode_index - b.episode_index || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function byNewest(a: RunRow, b: RunRow): number {
+  return b.created_at_ms - a.created_at_ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+/** A run store in memory with the SQLite store's semantics; for tests and throwaway runs. */
+export function createMemoryStore(): RunStore {
+  const runs = new Map<string, RunRow>();
+  const tasks = new Map<string, Map<string, TaskRow>>();
+  const trajectories = new Map<string, TrajectoryRow>();
+  const steps = new Map<string, string[]>();
+  const artefacts = new Map<string, { row: ArtefactRow; bytes: Uint8Array }>();
+  const trees = new Map<string, TreeRow>();
+  /** Nodes per tree, keyed by node id, in order of first insertion. */
+  const nodes = new Map<string, Map<string, NodeRow>>();
+  let closed = false;
+
+  function open(operation: string): void {
+    if (closed) throw closedError(operation);
+  }
+
+  function requireRun(operation: string, runId: string): void {
+    if (!runs.has(runId)) {
+      throw protocolError(
+        STORE_ERROR_CODES.unknownRun,
+        `${operation}: no run ${runId} in the store; call createRun first.`,
+        { runId },
+      );
+    }
+  }
+
+  function storeArtefacts(pending: ReadonlyArray<PendingArtefact>): void {
+    for (const a of pending) {
+      if (!artefacts.has(a.sha256)) {
+        artefacts.set(a.sha256, {
+          row: { sha256: a.sha256, mime: a.mime, size: a.bytes.byteLength },
+          bytes: new Uint8Array(a.bytes),
+        });
+      }
+    }
+  }
+
+  const protocol = trajectoryProtocol((id) => {
+    const row = trajectories.get(id);
+    return row && { status: row.status, step_count: steps.get(id)?.length ?? 0 };
+  });
+
+  function withCount(row: TrajectoryRow): TrajectoryRowWithCount {
+    return { ...row, step_count: steps.get(row.id)?.length ?? 0 };
+  }
+
+  function trajectoryRows(runId: string, filter: { taskId?: string; status?: string }): TrajectoryRow[] {
+    return [...trajectories.values()]
+      .filter(
+        (t) =>
+          t.run_id === runId &&
+          (filter.taskId === undefined || t.task_id === filter.taskId) &&
+          (filter.status === undefined || t.status === filter.status),
+      )
+      .sort(byEpisode);
+  }
+
+  return {
+    kind: "memory",
+
+    createRun(run) {
+      open("createRun");
+      const row = encodeNewRun(run);
+      if (runs.has(row.id)) {
+        throw protocolError(
+          STORE_ERROR_CODES.duplicateId,
+          `createRun(${row.id}): a run with this id already exists; generate a fresh run id.`,
+          { runId: row.id },
+        );
+      }
+      runs.set(row.id, row);
+      return decodeRun(row);
+    },
+    getRun(id) {
+      open("getRun");
+      const row = runs.get(id);
+      return row && decodeRun(row);
+    },
+    listRuns(options = {}) {
+      open("listRuns");
+      const limit = checkLimit(options.limit);
+      const rows = [...runs.values()]
+        .filter((r) => options.kind === undefined || r.kind === options.kind)
+        .sort(byNewest);
+      return (limit === undefined ? rows : rows.slice(0, limit)).map(decodeRun);
+    },
+    updateRun(id, patch) {
+      open("updateRun");
+      requireRun(`updateRun(${id})`, id);
+      runs.set(id, patchRunRow(runs.get(id)!, patch));
+    },
+
+    putTask(runId, task) {
+      open("putTask");
+      const row = encodeTask(runId, task);
+      requireRun(`putTask(${runId})`, runId);
+      let byId = tasks.get(runId);
+      if (byId === undefined) {
+        byId = new Map();
+        tasks.set(runId, byId);
+      }
+      byId.set(row.task_id, row);
+    },
+    listTasks(runId) {
+      open("listTasks");
+      return [...(tasks.get(runId)?.values() ?? [])].map(decodeTask);
+    },
+
+    startTrajectory(t) {
+      open("startTrajectory");
+      const row = encodeNewTrajectory(t);
+      requireRun(`startTrajectory(${row.id})`, row.run_id);
+      if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
+      trajectories.set(row.id, row);
+      steps.set(row.id, []);
+    },
+    appendStep(trajectoryId, step) {
+      open("appendStep");
+      const pending: PendingArtefact[] = [];
+      const row = encodeStep(trajectoryId, step, pending);
+      protocol.checkAppend(trajectoryId, row.idx);
+      storeArtefacts(pending);
+      steps.get(trajectoryId)?.push(row.data);
+    },
+    finishTrajectory(trajectoryId, end) {
+      open("finishTrajectory");
+      const pending: PendingArtefact[] = [];
+      const row = encodeTrajectoryEnd(trajectoryId, end, pending);
+      protocol.checkFinish(trajectoryId);
+      storeArtefacts(pending);
+      const t = trajectories.get(trajectoryId);
+      if (t) trajectories.set(trajectoryId, { ...t, ...row });
+    },
+    getTrajectory(id) {
+      open("getTrajectory");
+      const row = trajectories.get(id);
+      return row && decodeTrajectory(row, steps.get(id) ?? []);
+    },
+    listTrajectories(runId, filter = {}) {
+      open("listTrajectories");
+      return trajectoryRows(runId, filter).map((row) => decodeTrajectoryHeader(withCount(row)));
+    },
+    *iterateTrajectories(runId, filter = {}) {
+      open("iterateTrajectories");
+      for (const { id } of trajectoryRows(runId, filter)) {
+        open("iterateTrajectories");
+        const row = trajectories.get(id);
+        if (row === undefined) continue;
+        if (filter.status !== undefined && row.status !== filter.status) continue;
+        yield decodeTrajectory(row, steps.get(id) ?? []);
+      }
+    },
+
+    putArtefact(bytes, mime) {
+      open("putArtefact");
+      checkArtefact(bytes, mime);
+      const sha256 = sha256Hex(bytes);
+      storeArtefacts([{ sha256, mime, bytes }]);
+      const stored = artefacts.get(sha256);
+      return stored ? { ...stored.row } : { sha256, mime, size: bytes.byteLength };
+    },
+    getArtefact(sha256) {
+      open("getArtefact");
+      if (!SHA256_HEX.test(sha256)) return undefined;
+      const stored = artefacts.get(sha256);
+      return stored && new Uint8Array(stored.bytes);
+    },
+
+    putTree(tree) {
+      open("putTree");
+      const row = encodeTree(tree);
+      requireRun(`putTree(${row.id})`, row.run_id);
+      trees.set(row.id, row);
+    },
+    getTree(id) {
+      open("getTree");
+      const row = trees.get(id);
+      return row && decodeTree(row);
+    },
+    listTrees(runId) {
+      open("listTrees");
+      return [...trees.values()].filter((t) => t.run_id === runId).map(decodeTree);
+    },
+    putNodes(input) {
+      open("putNodes");
+      const rows = input.map(encodeNode);
+      for (const row of rows) {
+        if (!trees.has(row.tree_id)) {
+          throw protocolError(
+            STORE_ERROR_CODES.unknownTree,
+            `putNodes(node ${row.id}): no tree ${row.tree_id} in the store; call putTree first.`,
+            { treeId: row.tree_id },
+          );
+        }
+      }
+      for (const row of rows) {
+        let byId = nodes.get(row.tree_id);
+        if (byId === undefined) {
+          byId = new Map();
+          nodes.set(row.tree_id, byId);
+        }
+        byId.set(row.id, row);
+      }
+    },
+    listNodes(treeId, filter = {}) {
+      open("listNodes");
+      return [...(nodes.get(treeId)?.values() ?? [])]
+        .filter(
+          (n) =>
+            (filter.status === undefined || n.status === filter.status) &&
+            (filter.parentId === undefined || n.parent_id === filter.parentId),
+        )
+        .sort((a, b) => a.depth - b.depth)
+        .map(decodeNode);
+    },
+
+    close() {
+      closed = true;
+    },
+  };
+}

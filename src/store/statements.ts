@@ -1,0 +1,118 @@
+import type Database from "better-sqlite3";
+import type {
+  ArtefactRow,
+  NodeRow,
+  RunRow,
+  StepRow,
+  TaskRow,
+  TrajectoryRow,
+  TrajectoryRowWithCount,
+  TreeRow,
+} from "./rows.ts";
+
+type Db = Database.Database;
+type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+
+/** Filter parameters: null means "any". */
+export interface TrajectoryQuery {
+  run_id: string;
+  task_id: string | null;
+  status: string | null;
+}
+
+export interface TrajectoryPageQuery extends TrajectoryQuery {
+  after_episode: number;
+  after_id: string;
+  limit: number;
+}
+
+export interface NodeQuery {
+  tree_id: string;
+  status: string | null;
+  /** 1: any parent; 0: parent_id IS @parent_id (null selects roots). */
+  any_parent: 0 | 1;
+  parent_id: string | null;
+}
+
+const TRAJECTORY_FILTER = `run_id = @run_id
+  AND (@task_id IS NULL OR task_id = @task_id)
+  AND (@status IS NULL OR status = @status)`;
+
+const TRAJECTORY_COLUMNS = `t.*, (SELECT COUNT(*) FROM steps s WHERE s.trajectory_id = t.id) AS step_count`;
+
+/** Every statement the SQLite store runs, prepared once per store. */
+export function prepareStatements(db: Db) {
+  return {
+    insertRun: db.prepare(`INSERT INTO runs (id, kind, status, seed, config, code_version, created_at_ms,
+      updated_at_ms, summary) VALUES (@id, @kind, @status, @seed, @config, @code_version, @created_at_ms,
+      @updated_at_ms, @summary)`) as Stmt<[RunRow]>,
+    getRun: db.prepare("SELECT * FROM runs WHERE id = ?") as Stmt<[string], RunRow>,
+    listRuns: db.prepare(`SELECT * FROM runs WHERE (@kind IS NULL OR kind = @kind)
+      ORDER BY created_at_ms DESC, id DESC LIMIT @limit`) as Stmt<
+      [{ kind: string | null; limit: number }],
+      RunRow
+    >,
+    updateRun: db.prepare(`UPDATE runs SET status = @status, summary = @summary,
+      updated_at_ms = @updated_at_ms WHERE id = @id`) as Stmt<[RunRow]>,
+
+    upsertTask: db.prepare(`INSERT INTO tasks (run_id, task_id, data) VALUES (@run_id, @task_id, @data)
+      ON CONFLICT (run_id, task_id) DO UPDATE SET data = excluded.data`) as Stmt<[TaskRow]>,
+    listTasks: db.prepare("SELECT * FROM tasks WHERE run_id = ? ORDER BY rowid") as Stmt<[string], TaskRow>,
+
+    insertTrajectory: db.prepare(`INSERT INTO trajectories (id, run_id, task_id, episode_index, seed, policy,
+      status, started_at_ms, ended_at_ms, outcome, error, final_observation, meta, schema_version)
+      VALUES (@id, @run_id, @task_id, @episode_index, @seed, @policy, @status, @started_at_ms, @ended_at_ms,
+      @outcome, @error, @final_observation, @meta, @schema_version)`) as Stmt<[TrajectoryRow]>,
+    // The step count is derived from the steps' primary key (a write per step stays one b-tree insert).
+    trajectoryState: db.prepare(`SELECT status,
+      (SELECT COALESCE(MAX(idx) + 1, 0) FROM steps WHERE trajectory_id = @id) AS step_count
+      FROM trajectories WHERE id = @id`) as Stmt<[{ id: string }], { status: string; step_count: number }>,
+    getTrajectory: db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE id = ?`) as Stmt<
+      [string],
+      TrajectoryRowWithCount
+    >,
+    listTrajectories: db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE ${TRAJECTORY_FILTER}
+      ORDER BY episode_index, id`) as Stmt<[TrajectoryQuery], TrajectoryRowWithCount>,
+    pageTrajectories: db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE ${TRAJECTORY_FILTER}
+      AND (episode_index, id) > (@after_episode, @after_id)
+      ORDER BY episode_index, id LIMIT @limit`) as Stmt<[TrajectoryPageQuery], TrajectoryRowWithCount>,
+    finishTrajectory: db.prepare(`UPDATE trajectories SET status = @status, ended_at_ms = @ended_at_ms,
+      outcome = @outcome, error = @error, final_observation = @final_observation WHERE id = @id`) as Stmt<
+      [Record<string, unknown>]
+    >,
+
+    insertStep: db.prepare(`INSERT INTO steps (trajectory_id, idx, action_type, reward, terminated, truncated,
+      data) VALUES (@trajectory_id, @idx, @action_type, @reward, @terminated, @truncated, @data)`) as Stmt<
+      [StepRow]
+    >,
+    listStepData: db.prepare("SELECT data FROM steps WHERE trajectory_id = ? ORDER BY idx").pluck() as Stmt<
+      [string],
+      string
+    >,
+
+    insertArtefact: db.prepare(
+      "INSERT OR IGNORE INTO artefacts (sha256, mime, size) VALUES (@sha256, @mime, @size)",
+    ) as Stmt<[ArtefactRow]>,
+    getArtefact: db.prepare("SELECT * FROM artefacts WHERE sha256 = ?") as Stmt<[string], ArtefactRow>,
+
+    upsertTree: db.prepare(`INSERT INTO trees (id, run_id, task_id, seed, status, data)
+      VALUES (@id, @run_id, @task_id, @seed, @status, @data)
+      ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, task_id = excluded.task_id,
+      seed = excluded.seed, status = excluded.status, data = excluded.data`) as Stmt<[TreeRow]>,
+    getTree: db.prepare("SELECT * FROM trees WHERE id = ?") as Stmt<[string], TreeRow>,
+    listTrees: db.prepare("SELECT * FROM trees WHERE run_id = ? ORDER BY rowid") as Stmt<[string], TreeRow>,
+    treeExists: db.prepare("SELECT 1 FROM trees WHERE id = ?").pluck() as Stmt<[string], number>,
+    upsertNode: db.prepare(`INSERT INTO tree_nodes (tree_id, id, parent_id, depth, status, data)
+      VALUES (@tree_id, @id, @parent_id, @depth, @status, @data)
+      ON CONFLICT (tree_id, id) DO UPDATE SET parent_id = excluded.parent_id, depth = excluded.depth,
+      status = excluded.status, data = excluded.data`) as Stmt<[NodeRow]>,
+    listNodes: db.prepare(`SELECT * FROM tree_nodes WHERE tree_id = @tree_id
+      AND (@status IS NULL OR status = @status)
+      AND (@any_parent = 1 OR parent_id IS @parent_id)
+      ORDER BY depth, rowid`) as Stmt<[NodeQuery], NodeRow>,
+
+    runExists: db.prepare("SELECT 1 FROM runs WHERE id = ?").pluck() as Stmt<[string], number>,
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
