@@ -8,19 +8,18 @@
  *   function genProblem() { ... }            // builds the problem, may read Math.random
  *   window.onload = function () { core.startEpisode(); };
  */
-(function () {
-  "use strict";
-  var w = window;
-  var nativeRandom = Math.random;
+(() => {
+  const w = window;
+  const nativeRandom = Math.random;
 
   // ---------------------------------------------------------------- seeded PRNG (mulberry32)
-  var rngState = null;
+  let rngState = null;
 
   /** A 32-bit hash of any seed (numbers and strings alike, via String(seed)). */
   function hashSeed(seed) {
-    var s = String(seed);
-    var h = 1779033703 ^ s.length;
-    for (var i = 0; i < s.length; i++) {
+    const s = String(seed);
+    let h = 1779033703 ^ s.length;
+    for (let i = 0; i < s.length; i++) {
       h = Math.imul(h ^ s.charCodeAt(i), 3432918353);
       h = (h << 13) | (h >>> 19);
     }
@@ -31,7 +30,7 @@
 
   function seededRandom() {
     rngState = (rngState + 0x6d2b79f5) >>> 0;
-    var t = rngState;
+    let t = rngState;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -41,8 +40,8 @@
    * Math.seedrandom(seed): replaces Math.random with a generator seeded by String(seed).
    * Without a seed, seeds from the browser's own random source. Returns the seed string.
    */
-  Math.seedrandom = function (seed) {
-    var s = seed === undefined ? String(Math.floor(nativeRandom() * 4294967296)) : String(seed);
+  Math.seedrandom = (seed) => {
+    const s = seed === undefined ? String(Math.floor(nativeRandom() * 4294967296)) : String(seed);
     rngState = hashSeed(s);
     Math.random = seededRandom;
     return s;
@@ -55,7 +54,7 @@
   w.WOB_REWARD_REASON = null;
   w.WOB_TASK_READY = false;
 
-  var core = w.core || {};
+  const core = w.core || {};
   w.core = core;
 
   /** Episode length in ms after which the episode ends with reward -1. <= 0 or non-finite: no limit. */
@@ -64,18 +63,16 @@
   core.QUERY_FIELDS = null;
   core.episodeId = 0;
 
-  var startMs = 0;
-  var timer = null;
-  var MAX_TIMER_MS = 2147483647;
+  let startMs = 0;
+  let timer = null;
+  const MAX_TIMER_MS = 2147483647;
 
   function nowMs() {
     return w.performance && typeof w.performance.now === "function" ? w.performance.now() : 0;
   }
 
   /** True when a driver (Rehearsal) controls the page; it then calls startEpisodeReal itself. */
-  core.isManaged = function () {
-    return !!(w.__REHEARSAL__ && w.__REHEARSAL__.managed);
-  };
+  core.isManaged = () => !!w.__REHEARSAL__?.managed;
 
   function clearTimer() {
     if (timer !== null) {
@@ -85,13 +82,13 @@
   }
 
   /** Called by pages on load. Managed: does nothing (the driver starts the episode). Otherwise starts it. */
-  core.startEpisode = function () {
+  core.startEpisode = () => {
     if (core.isManaged()) return;
     core.startEpisodeReal();
   };
 
   /** Resets the globals, calls the page's genProblem(), starts the episode timer, sets WOB_TASK_READY. */
-  core.startEpisodeReal = function () {
+  core.startEpisodeReal = () => {
     clearTimer();
     w.WOB_TASK_READY = false;
     w.WOB_DONE_GLOBAL = false;
@@ -100,14 +97,14 @@
     w.WOB_REWARD_REASON = null;
     core.QUERY_FIELDS = null;
     core.episodeId += 1;
-    var shown = document.getElementById("rehearsal-result");
+    const shown = document.getElementById("rehearsal-result");
     if (shown?.parentNode) shown.parentNode.removeChild(shown);
     if (typeof w.genProblem === "function") w.genProblem();
     startMs = nowMs();
-    var max = Number(core.EPISODE_MAX_TIME);
-    if (isFinite(max) && max > 0 && max <= MAX_TIMER_MS) {
-      var id = core.episodeId;
-      timer = setTimeout(function () {
+    const max = Number(core.EPISODE_MAX_TIME);
+    if (Number.isFinite(max) && max > 0 && max <= MAX_TIMER_MS) {
+      const id = core.episodeId;
+      timer = setTimeout(() => {
         if (core.episodeId === id) core.endEpisode(-1, false, "timed out");
       }, max);
     }
@@ -115,22 +112,20 @@
   };
 
   /** Milliseconds since the episode started. */
-  core.elapsedMs = function () {
-    return nowMs() - startMs;
-  };
+  core.elapsedMs = () => nowMs() - startMs;
 
   /**
    * Ends the episode. Only the first call per episode counts (later calls return false).
    * WOB_RAW_REWARD_GLOBAL = reward; WOB_REWARD_GLOBAL = reward scaled by the time left when
    * timeProportional and reward > 0; WOB_REWARD_REASON = reason (or null).
    */
-  core.endEpisode = function (reward, timeProportional, reason) {
+  core.endEpisode = (reward, timeProportional, reason) => {
     if (w.WOB_DONE_GLOBAL) return false;
-    var raw = Number(reward);
-    if (!isFinite(raw)) raw = 0;
-    var scaled = raw;
-    var max = Number(core.EPISODE_MAX_TIME);
-    if (timeProportional && raw > 0 && isFinite(max) && max > 0) {
+    let raw = Number(reward);
+    if (!Number.isFinite(raw)) raw = 0;
+    let scaled = raw;
+    const max = Number(core.EPISODE_MAX_TIME);
+    if (timeProportional && raw > 0 && Number.isFinite(max) && max > 0) {
       scaled = raw * Math.max(0, 1 - core.elapsedMs() / max);
     }
     clearTimer();
@@ -143,15 +138,15 @@
   };
 
   function showResult(raw, reason) {
-    var el = document.createElement("div");
+    const el = document.createElement("div");
     el.id = "rehearsal-result";
-    el.textContent = "Reward: " + raw + (reason ? " (" + reason + ")" : "");
+    el.textContent = `Reward: ${raw}${reason ? ` (${reason})` : ""}`;
     document.body.appendChild(el);
     setTimeout(core.startEpisodeReal, 1500);
   }
 
   function queryText() {
-    var q = document.getElementById("query");
+    const q = document.getElementById("query");
     return q ? (q.textContent || "").replace(/\s+/g, " ").trim() : "";
   }
 
@@ -159,11 +154,11 @@
    * The instruction: the whitespace-collapsed text of #query. When genProblem set core.QUERY_FIELDS
    * to an object, returns { utterance, fields } instead (fields: string keys to string values).
    */
-  core.getUtterance = function () {
-    var fields = core.QUERY_FIELDS;
+  core.getUtterance = () => {
+    const fields = core.QUERY_FIELDS;
     if (fields && typeof fields === "object") {
-      var out = {};
-      for (var k in fields) {
+      const out = {};
+      for (const k in fields) {
         if (Object.hasOwn(fields, k)) out[k] = String(fields[k]);
       }
       return { utterance: queryText(), fields: out };
@@ -173,39 +168,27 @@
 
   // ---------------------------------------------------------------- random helpers (use Math.random)
   /** Integer in [min, max). */
-  core.randi = function (min, max) {
-    return Math.floor(Math.random() * (max - min)) + min;
-  };
+  core.randi = (min, max) => Math.floor(Math.random() * (max - min)) + min;
   /** Float in [min, max). */
-  core.randf = function (min, max) {
-    return Math.random() * (max - min) + min;
-  };
-  core.sample = function (items) {
-    return items[Math.floor(Math.random() * items.length)];
-  };
+  core.randf = (min, max) => Math.random() * (max - min) + min;
+  core.sample = (items) => items[Math.floor(Math.random() * items.length)];
   /** Shuffles in place (Fisher-Yates) and returns the array. */
-  core.shuffle = function (items) {
-    for (var i = items.length - 1; i > 0; i--) {
-      var j = Math.floor(Math.random() * (i + 1));
-      var t = items[i];
+  core.shuffle = (items) => {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      const t = items[i];
       items[i] = items[j];
       items[j] = t;
     }
     return items;
   };
-  core.flipCoin = function (p) {
-    return Math.random() < (p === undefined ? 0.5 : p);
-  };
+  core.flipCoin = (p) => Math.random() < (p === undefined ? 0.5 : p);
   /** d[key] when present, else def. */
-  core.getOpt = function (d, key, def) {
-    return d && d[key] !== undefined ? d[key] : def;
-  };
+  core.getOpt = (d, key, def) => (d && d[key] !== undefined ? d[key] : def);
 
   /** The PRNG state (a uint32, or null before seeding); used by exact snapshots. */
-  core.getRandomState = function () {
-    return rngState;
-  };
-  core.setRandomState = function (state) {
+  core.getRandomState = () => rngState;
+  core.setRandomState = (state) => {
     if (state === null || state === undefined) return;
     rngState = state >>> 0;
     Math.random = seededRandom;

@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+/** Chromium switches every browser of the pool gets (see docs: DESIGN "Real components"). */
+export const CHROMIUM_FLAGS: ReadonlyArray<string> = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  // Wheel scrolling jumps instead of animating, so a step's scroll has finished when it settles.
+  "--disable-smooth-scrolling",
+];
+
+export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";
+
+/** The Chromium binary: explicit option, then $REHEARSAL_CHROMIUM, then the Debian package path. */
+export function resolveChromiumPath(explicit?: string): string {
+  return explicit ?? process.env.REHEARSAL_CHROMIUM ?? DEFAULT_CHROMIUM_PATH;
+}
+
+export const ViewportSchema = z
+  .object({
+    width: z.number().int().min(200).max(4096),
+    height: z.number().int().min(200).max(4096),
+  })
+  .strict();
+
+export const WebObservationConfigSchema = z
+  .object({
+    /** Include the accessibility-tree text (also used as `text`). */
+    axtree: z.boolean().default(true),
+    /** Include a PNG screenshot of the viewport. */
+    screenshot: z.boolean().default(true),
+    /** The axtree text is cut to this many characters (a final line says how much was left out). */
+    maxAxtreeChars: z.number().int().min(200).max(1_000_000).default(20_000),
+  })
+  .strict();
+
+export const WebEnvironmentConfigSchema = z
+  .object({
+    /** Chromium binary; default $REHEARSAL_CHROMIUM or /usr/bin/chromium. */
+    executablePath: z.string().min(1).optional(),
+    headless: z.boolean().default(true),
+    viewport: ViewportSchema.prefault({ width: 800, height: 600 }),
+    locale: z.string().min(2).default("en-US"),
+    timezoneId: z.string().min(1).default("UTC"),
+    /** `Date` inside pages is frozen at this time (timers still run); null leaves the real clock. */
+    fixedTime: z.union([z.string().min(1), z.number(), z.null()]).default("2024-06-01T12:00:00Z"),
+    /** A MiniWoB-style directory of .html task pages (or of task folders); default: the built-in suite. */
+    tasksDir: z.string().min(1).optional(),
+    /** Suite name for `tasksDir` (default: the directory's base name). */
+    suiteName: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+$/)
+      .optional(),
+    observation: WebObservationConfigSchema.prefault({}),
+    /** Limit for one browser operation (navigation, evaluation, input). */
+    actionTimeoutMs: z.number().int().min(100).max(600_000).default(15_000),
+    /** Extra wait after each action, on top of two animation frames. */
+    settleMs: z.number().int().min(0).max(10_000).default(0),
+    /** Pixels per scroll action when the action gives no amount. */
+    scrollAmountPx: z.number().int().min(1).max(100_000).default(200),
+    /** Truncate episodes at the task's maxSteps. */
+    enforceMaxSteps: z.boolean().default(true),
+  })
+  .strict();
+
+export type WebEnvironmentConfig = z.infer<typeof WebEnvironmentConfigSchema>;
+export type WebEnvironmentConfigInput = z.input<typeof WebEnvironmentConfigSchema>;

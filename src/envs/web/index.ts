@@ -1,0 +1,41 @@
+export { type ActionContext, performAction } from "./actions.ts";
+export { BrowserPool, type BrowserPoolOptions } from "./browser-pool.ts";
+export {
+  CHROMIUM_FLAGS,
+  DEFAULT_CHROMIUM_PATH,
+  resolveChromiumPath,
+  ViewportSchema,
+  type WebEnvironmentConfig,
+  type WebEnvironmentConfigInput,
+  WebEnvironmentConfigSchema,
+  WebObservationConfigSchema,
+} from "./config.ts";
+export { toPlaywrightKeys } from "./keys.ts";
+export { PageOracleActionSchema } from "./oracle.ts";
+export { listDescendants, listProcesses, type ProcessInfo } from "./process-tree.ts";
+export { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
+export {
+  type Branch,
+  type BranchRequest,
+  prefixKeys,
+  ReplayBrancher,
+  type ReplayBrancherOptions,
+  type ReplayBrancherStats,
+} from "./replay-brancher.ts";
+export {
+  BUILTIN_TASKS_DIR,
+  CORE_DIR,
+  type CreateWebSuiteOptions,
+  createWebSuite,
+  type WebSuite,
+  type WebTaskManifest,
+  WebTaskManifestSchema,
+} from "./suite.ts";
+export { startTaskServer, type TaskServer } from "./task-server.ts";
+export {
+  createWebEnvironment,
+  WebEnvironment,
+  type WebEnvironmentDeps,
+  type WebEnvironmentMetrics,
+} from "./web-environment.ts";
+export { ReplayMismatchError, WEB_ERROR_CODES } from "./web-errors.ts";

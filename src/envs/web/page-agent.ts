@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The browser-side agent (page/agent.js), installed into every page before its scripts. */
+export const PAGE_AGENT_SOURCE: string = readFileSync(join(here, "page", "agent.js"), "utf8");
+
+/** A call to the page agent as an expression string: `window.__rh.name(...args)`. */
+export function agentCall(name: string, ...args: ReadonlyArray<unknown>): string {
+  return `window.__rh.${name}(${args.map((a) => JSON.stringify(a) ?? "undefined").join(", ")})`;
+}
+
+/** What the agent reports about the task globals (see agent.js `globals`). */
+export interface PageGlobals {
+  done: boolean;
+  rawReward: number;
+  /** WOB_REWARD_GLOBAL: time-dependent, kept out of fingerprints. */
+  reward: number;
+  reason: string | null;
+  ready: boolean;
+  rng: number | null;
+  verifier: unknown;
+}
+
+export interface PageView {
+  axtree: string;
+  focused: string;
+  href: string;
+  title: string;
+  instruction: { utterance: string; fields: Record<string, string> | null };
+  globals: PageGlobals;
+}
+
+/** One evaluation that gathers everything an observation needs. */
+export const VIEW_EXPRESSION = `(() => ({
+  axtree: window.__rh.axtree(),
+  focused: window.__rh.focused(),
+  href: location.href,
+  title: document.title,
+  instruction: window.__rh.instruction(),
+  globals: window.__rh.globals(),
+}))()`;
+
+/** Everything the state fingerprint hashes. */
+export const FINGERPRINT_EXPRESSION = `(() => ({
+  href: location.href,
+  axtree: window.__rh.axtree(),
+  focused: window.__rh.focused(),
+  dom: window.__rh.domDigestSource(),
+  globals: window.__rh.globals(),
+}))()`;

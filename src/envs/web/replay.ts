@@ -1,0 +1,72 @@
+import type { Action, Environment, Observation } from "../../core/index.ts";
+import { ReplayMismatchError } from "./web-errors.ts";
+
+export interface ReplayOptions {
+  taskId: string;
+  seed: number;
+  prefix: ReadonlyArray<Action>;
+  /** The fingerprint recorded when the prefix was first executed; compared after the replay. */
+  expectedFingerprint?: string;
+  /** "throw" (default): a mismatch throws ReplayMismatchError; "report": it is returned in the outcome. */
+  onMismatch?: "throw" | "report";
+}
+
+export interface ReplayOutcome {
+  observation: Observation;
+  fingerprint: string;
+  /** Actions stepped by this replay. */
+  replayedSteps: number;
+  /** The replayed prefix ended the episode. */
+  ended: boolean;
+  /** Set (with onMismatch "report") when the reached state differs from the expected one. */
+  mismatch: ReplayMismatchError | null;
+}
+
+/** Steps `actions` on an environment that is already at some state; returns the last observation. */
+export async function stepAll(
+  env: Environment,
+  actions: ReadonlyArray<Action>,
+  start: Observation | null,
+): Promise<{ observation: Observation | null; ended: boolean }> {
+  let observation = start;
+  let ended = false;
+  for (const action of actions) {
+    const r = await env.step(action);
+    observation = r.observation;
+    ended = r.terminated || r.truncated;
+  }
+  return { observation, ended };
+}
+
+/** Checks a reached fingerprint against the expected one: null, a mismatch error, or a throw. */
+export function checkReplay(
+  options: Pick<ReplayOptions, "taskId" | "seed" | "expectedFingerprint" | "onMismatch">,
+  prefixLength: number,
+  actual: string,
+): ReplayMismatchError | null {
+  if (options.expectedFingerprint === undefined || options.expectedFingerprint === actual) return null;
+  const error = new ReplayMismatchError({
+    taskId: options.taskId,
+    seed: options.seed,
+    prefixLength,
+    expected: options.expectedFingerprint,
+    actual,
+  });
+  if ((options.onMismatch ?? "throw") === "throw") throw error;
+  return error;
+}
+
+/** Deterministic reset + action prefix, then the fingerprint check (never silently ignored). */
+export async function replayPrefix(env: Environment, options: ReplayOptions): Promise<ReplayOutcome> {
+  const first = await env.reset({ taskId: options.taskId, seed: options.seed });
+  const { observation, ended } = await stepAll(env, options.prefix, first);
+  const fingerprint = await env.fingerprint();
+  const mismatch = checkReplay(options, options.prefix.length, fingerprint);
+  return {
+    observation: observation ?? first,
+    fingerprint,
+    replayedSteps: options.prefix.length,
+    ended,
+    mismatch,
+  };
+}

@@ -1,0 +1,25 @@
+import type { Task, VerifierResult } from "../../core/index.ts";
+import type { PageGlobals } from "./page-agent.ts";
+
+/**
+ * The task's own reward as a verifier result. Finished: reward = max(0, WOB_RAW_REWARD_GLOBAL) (MiniWoB
+ * uses -1 for failures), success iff raw ≥ the task's threshold (default exactly 1). Unfinished: 0.
+ */
+export function scoreGlobals(globals: PageGlobals, task: Task): VerifierResult {
+  const threshold = task.verifier.successThreshold ?? 1;
+  if (!globals.done) {
+    return {
+      reward: 0,
+      success: false,
+      reason: "episode not finished",
+      metrics: { rawReward: 0, finished: 0 },
+    };
+  }
+  const raw = globals.rawReward;
+  return {
+    reward: Math.max(0, raw),
+    success: raw >= threshold,
+    reason: globals.reason ?? (raw >= threshold ? "task completed" : "task failed"),
+    metrics: { rawReward: raw, timeReward: globals.reward, finished: 1, threshold },
+  };
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** What a web snapshot's `state` holds (opaque to callers; validated on restore). */
+export const SnapshotStateSchema = z.object({
+  /** Page path on the task server (snapshots are only taken on the entry page). */
+  url: z.string(),
+  /** The page's own `rehearsalSaveState()` value. */
+  page: z.unknown(),
+  /** The page agent's part: element ids, form state, focus, selection, scroll, PRNG and WOB globals. */
+  extra: z.unknown(),
+  steps: z.number().int().nonnegative(),
+  ended: z.enum(["page", "done", "fail", "truncated"]).nullable(),
+  blocked: z.number().int().nonnegative(),
+});
+export type SnapshotState = z.infer<typeof SnapshotStateSchema>;

@@ -1,0 +1,138 @@
+import { readFile, stat } from "node:fs/promises";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, resolve, sep } from "node:path";
+import { EnvironmentError } from "../../core/index.ts";
+
+/** A URL prefix (starting and ending with '/') served from a directory. */
+export interface Mount {
+  prefix: string;
+  dir: string;
+}
+
+export interface TaskServerOptions {
+  mounts: ReadonlyArray<Mount>;
+  /** Directory of the built-in core (core.js); any missing `.../core/<file>` falls back to it. */
+  coreDir: string;
+}
+
+export interface TaskServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** Requests served (any status). */
+  readonly requests: number;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".htm": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".svg": "image/svg+xml",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+};
+
+async function fileAt(dir: string, rel: string): Promise<string | null> {
+  const root = resolve(dir);
+  const full = resolve(root, `.${sep}${rel}`);
+  if (full !== root && !full.startsWith(root + sep)) return null;
+  try {
+    const s = await stat(full);
+    if (s.isFile()) return full;
+    if (s.isDirectory()) {
+      const index = join(full, "index.html");
+      const si = await stat(index).catch(() => null);
+      return si?.isFile() ? index : null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+async function locate(options: TaskServerOptions, path: string): Promise<string | null> {
+  const mounts = [...options.mounts, { prefix: "/core/", dir: options.coreDir }].sort(
+    (a, b) => b.prefix.length - a.prefix.length,
+  );
+  for (const m of mounts) {
+    if (!path.startsWith(m.prefix)) continue;
+    const hit = await fileAt(m.dir, path.slice(m.prefix.length));
+    if (hit) return hit;
+  }
+  const core = /(?:^|\/)core\/([^/]+)$/.exec(path);
+  return core?.[1] ? fileAt(options.coreDir, core[1]) : null;
+}
+
+/** Serves task pages on 127.0.0.1 (port 0: the OS picks), GET/HEAD only, no caching, no listing. */
+export async function startTaskServer(options: TaskServerOptions): Promise<TaskServer> {
+  let requests = 0;
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    requests += 1;
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? "/", "http://127.0.0.1").pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    const file = path.includes("\0") ? null : await locate(options, path);
+    if (!file) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
+      res.end(`not found: ${path}`);
+      return;
+    }
+    const body = await readFile(file);
+    res.writeHead(200, {
+      "content-type": TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
+      "content-length": body.length,
+      "cache-control": "no-store",
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+  };
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.keepAliveTimeout = 1_000;
+  await new Promise<void>((ok, fail) => {
+    server.once("error", (e) =>
+      fail(
+        new EnvironmentError("env.task_server_failed", `task server could not listen: ${e.message}`, {
+          cause: e,
+        }),
+      ),
+    );
+    server.listen(0, "127.0.0.1", () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closing: Promise<void> | null = null;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    get requests() {
+      return requests;
+    },
+    close() {
+      closing ??= new Promise<void>((ok) => {
+        server.close(() => ok());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,502 @@
+import {
+  type Action,
+  type ActionError,
+  ActionSchema,
+  type Capabilities,
+  canonicalJson,
+  type Environment,
+  EnvironmentError,
+  type EnvironmentSnapshot,
+  EnvironmentSnapshotSchema,
+  InternalError,
+  type Logger,
+  type Observation,
+  type ResetOptions,
+  ResetOptionsSchema,
+  type StepResult,
+  sha256Hex,
+  silentLogger,
+  type Task,
+  UserError,
+  type VerifierResult,
+} from "../../core/index.ts";
+import { performAction } from "./actions.ts";
+import { BrowserPool } from "./browser-pool.ts";
+import {
+  type WebEnvironmentConfig,
+  type WebEnvironmentConfigInput,
+  WebEnvironmentConfigSchema,
+} from "./config.ts";
+import { type EpisodePage, openEpisodePage } from "./episode-page.ts";
+import { buildObservation } from "./observe.ts";
+import { translateOracleAction } from "./oracle.ts";
+import {
+  agentCall,
+  FINGERPRINT_EXPRESSION,
+  type PageGlobals,
+  type PageView,
+  VIEW_EXPRESSION,
+} from "./page-agent.ts";
+import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
+import { scoreGlobals } from "./score.ts";
+import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
+import { CORE_DIR, createWebSuite, type WebSuite } from "./suite.ts";
+import { startTaskServer, type TaskServer } from "./task-server.ts";
+import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
+
+export interface WebEnvironmentDeps {
+  /** Browser pool to use; default the process-wide shared pool (released on close). */
+  pool?: BrowserPool;
+  /** Task suite; default from `config.tasksDir`, else the built-in suite. */
+  suite?: WebSuite;
+  logger?: Logger;
+}
+
+type EndReason = "page" | "done" | "fail" | "truncated";
+
+interface Episode {
+  task: Task;
+  seed: number;
+  handle: EpisodePage;
+  steps: number;
+  ended: EndReason | null;
+  last: Observation | null;
+}
+
+export interface WebEnvironmentMetrics {
+  episodes: number;
+  steps: number;
+  /** Foreign requests blocked, over all episodes of this environment. */
+  blockedRequests: number;
+  /** Episodes lost to a dead browser or page. */
+  crashes: number;
+}
+
+/** The web environment: a Chromium context per episode on task pages from the local task server. */
+export class WebEnvironment implements Environment {
+  readonly family = "web";
+  readonly capabilities: Capabilities = { snapshot: true, replay: true, deterministic: true };
+  readonly suite: WebSuite;
+  readonly config: WebEnvironmentConfig;
+  private readonly pool: BrowserPool;
+  private readonly sharedPool: boolean;
+  private readonly server: TaskServer;
+  private readonly logger: Logger;
+  private episode: Episode | null = null;
+  private closed = false;
+  private readonly totals: WebEnvironmentMetrics = { episodes: 0, steps: 0, blockedRequests: 0, crashes: 0 };
+
+  constructor(args: {
+    config: WebEnvironmentConfig;
+    suite: WebSuite;
+    pool: BrowserPool;
+    sharedPool: boolean;
+    server: TaskServer;
+    logger: Logger;
+  }) {
+    this.config = args.config;
+    this.suite = args.suite;
+    this.pool = args.pool;
+    this.sharedPool = args.sharedPool;
+    this.server = args.server;
+    this.logger = args.logger;
+  }
+
+  /** The browser pool this environment opens its contexts in. */
+  get browserPool(): BrowserPool {
+    return this.pool;
+  }
+
+  /** Task server origin (`http://127.0.0.1:<port>`). */
+  get origin(): string {
+    return this.server.origin;
+  }
+
+  metrics(): WebEnvironmentMetrics {
+    const live = this.episode ? this.episode.handle.blocked.count : 0;
+    return { ...this.totals, blockedRequests: this.totals.blockedRequests + live };
+  }
+
+  /** Whether the current task page supports exact snapshots (rehearsalSaveState/RestoreState). */
+  async supportsSnapshot(): Promise<boolean> {
+    const ep = this.live("supportsSnapshot");
+    return this.guard(ep, "supportsSnapshot", () =>
+      this.eval<boolean>(
+        ep,
+        `typeof window.rehearsalSaveState === "function" && typeof window.rehearsalRestoreState === "function"`,
+      ),
+    );
+  }
+
+  async reset(options: ResetOptions): Promise<Observation> {
+    const ep = await this.open(options);
+    return this.observe(ep, undefined);
+  }
+
+  private async open(options: ResetOptions): Promise<Episode> {
+    if (this.closed) throw new EnvironmentError(WEB_ERROR_CODES.closed, "reset on a closed web environment");
+    const parsed = ResetOptionsSchema.safeParse(options);
+    if (!parsed.success) {
+      throw new UserError("env.reset_invalid", `invalid reset options: ${parsed.error.issues[0]?.message}`);
+    }
+    const task = this.suite.get(parsed.data.taskId);
+    await this.endEpisode();
+    const handle = await openEpisodePage({
+      pool: this.pool,
+      config: this.config,
+      origin: this.server.origin,
+      entryPath: this.suite.entryPath(task.id),
+      seed: parsed.data.seed,
+    });
+    this.totals.episodes += 1;
+    this.episode = { task, seed: parsed.data.seed, handle, steps: 0, ended: null, last: null };
+    this.logger.debug("web episode started", { taskId: task.id, seed: parsed.data.seed });
+    return this.episode;
+  }
+
+  async step(action: Action): Promise<StepResult> {
+    const ep = this.live("step");
+    if (ep.ended !== null && ep.last) {
+      const observation = {
+        ...ep.last,
+        error: {
+          code: "episode_ended",
+          message: `the episode has ended (${ep.ended}); reset to start another`,
+        },
+      };
+      return {
+        observation,
+        reward: 0,
+        terminated: ep.ended !== "truncated",
+        truncated: ep.ended === "truncated",
+        info: {},
+      };
+    }
+    let error: ActionError | null;
+    const parsed = ActionSchema.safeParse(action);
+    if (!parsed.success) {
+      error = { code: "invalid_action", message: parsed.error.issues[0]?.message ?? "invalid action" };
+    } else {
+      error = await this.guard(ep, `${parsed.data.type} action`, () =>
+        performAction(
+          {
+            page: ep.handle.page,
+            viewport: this.config.viewport,
+            scrollAmountPx: this.config.scrollAmountPx,
+            evaluate: (expression) => this.eval(ep, expression),
+          },
+          parsed.data,
+        ),
+      );
+    }
+    await this.settle(ep);
+    ep.steps += 1;
+    this.totals.steps += 1;
+    const view = await this.view(ep);
+    if (view.globals.done) ep.ended = "page";
+    else if (!error && (action.type === "done" || action.type === "fail")) ep.ended = action.type;
+    const limit = ep.task.maxSteps;
+    let truncated = false;
+    if (ep.ended === null && this.config.enforceMaxSteps && limit !== undefined && ep.steps >= limit) {
+      ep.ended = "truncated";
+      truncated = true;
+    }
+    const terminated = ep.ended !== null && !truncated;
+    const score = scoreGlobals(view.globals, ep.task);
+    const observation = await this.observe(ep, error ?? undefined, view);
+    return {
+      observation,
+      reward: terminated ? score.reward : 0,
+      terminated,
+      truncated,
+      info: {
+        step: ep.steps,
+        rawReward: view.globals.rawReward,
+        wobDone: view.globals.done,
+        reason: view.globals.reason,
+        blockedRequests: ep.handle.blocked.count,
+        ...(ep.handle.blocked.urls.length > 0 ? { blockedUrls: [...ep.handle.blocked.urls] } : {}),
+        ...(error ? { actionError: error.code } : {}),
+      },
+    };
+  }
+
+  async evaluate(): Promise<VerifierResult> {
+    const ep = this.episode;
+    if (!ep) return { reward: 0, success: false, reason: "no episode: reset first", metrics: {} };
+    const globals = await this.guard(ep, "evaluate", () => this.eval<PageGlobals>(ep, agentCall("globals")));
+    const score = scoreGlobals(globals, ep.task);
+    score.metrics.steps = ep.steps;
+    score.metrics.blockedRequests = ep.handle.blocked.count;
+    return score;
+  }
+
+  async fingerprint(): Promise<string> {
+    const ep = this.live("fingerprint");
+    const f = await this.guard(ep, "fingerprint", () =>
+      this.eval<{ href: string; axtree: string; focused: string; dom: string; globals: PageGlobals }>(
+        ep,
+        FINGERPRINT_EXPRESSION,
+      ),
+    );
+    const { reward: _timeScaled, ...globals } = f.globals;
+    return sha256Hex(
+      canonicalJson({
+        url: this.relativeUrl(f.href),
+        axtree: f.axtree,
+        focused: f.focused,
+        dom: f.dom,
+        globals,
+        ended: ep.ended !== null,
+      }),
+    );
+  }
+
+  async snapshot(): Promise<EnvironmentSnapshot> {
+    const ep = this.live("snapshot");
+    const saved = await this.guard(ep, "snapshot", () =>
+      this.eval<{ supported: boolean; href: string; page?: unknown; extra?: unknown }>(
+        ep,
+        `(() => {
+          if (typeof window.rehearsalSaveState !== "function" || typeof window.rehearsalRestoreState !== "function")
+            return { supported: false, href: location.href };
+          return { supported: true, href: location.href, page: window.rehearsalSaveState(), extra: window.__rh.saveExtra() };
+        })()`,
+      ),
+    );
+    const url = this.relativeUrl(saved.href);
+    if (!saved.supported || url !== this.suite.entryPath(ep.task.id)) {
+      throw new EnvironmentError(
+        WEB_ERROR_CODES.snapshotUnsupported,
+        `task ${ep.task.id} cannot be snapshot at ${url}: the page lacks rehearsalSaveState/rehearsalRestoreState ` +
+          "or has navigated away from its entry page. Use replay (reset + prefix) instead.",
+      );
+    }
+    const state: SnapshotState = {
+      url,
+      page: saved.page ?? null,
+      extra: saved.extra,
+      steps: ep.steps,
+      ended: ep.ended,
+      blocked: ep.handle.blocked.count,
+    };
+    return {
+      family: this.family,
+      taskId: ep.task.id,
+      seed: ep.seed,
+      state: JSON.parse(JSON.stringify(state)),
+    };
+  }
+
+  async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
+    const snap = EnvironmentSnapshotSchema.parse(snapshot);
+    const parsed = SnapshotStateSchema.safeParse(snap.state);
+    if (snap.family !== this.family || !parsed.success) {
+      throw new UserError("env.snapshot_invalid", `not a web environment snapshot (family ${snap.family})`);
+    }
+    const ep = await this.open({ taskId: snap.taskId, seed: snap.seed });
+    const s = parsed.data;
+    await this.guard(ep, "restore", () =>
+      this.eval(
+        ep,
+        `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`,
+      ),
+    );
+    await this.settle(ep);
+    ep.steps = s.steps;
+    ep.ended = s.ended;
+    ep.handle.blocked.count = s.blocked;
+    return this.observe(ep, undefined);
+  }
+
+  async oracleAction(): Promise<Action | null> {
+    const ep = this.live("oracleAction");
+    if (ep.ended !== null) return null;
+    return this.guard(ep, "oracleAction", async () => {
+      const r = await this.eval<{ missing?: boolean; action?: unknown }>(ep, agentCall("oracle"));
+      if (r.missing || r.action === null || r.action === undefined) return null;
+      return translateOracleAction(r.action, (expression) => this.eval(ep, expression));
+    });
+  }
+
+  /**
+   * Resets to `taskId`/`seed` (default: the current episode's) and replays `prefix`; compares the
+   * reached fingerprint with `expectedFingerprint` when given. A mismatch throws ReplayMismatchError
+   * (`env.replay_mismatch`) unless `onMismatch: "report"`, which returns it in the outcome.
+   */
+  async branchFrom(
+    prefix: ReadonlyArray<Action>,
+    options: Partial<ReplayOptions> = {},
+  ): Promise<ReplayOutcome> {
+    const taskId = options.taskId ?? this.episode?.task.id;
+    const seed = options.seed ?? this.episode?.seed;
+    if (taskId === undefined || seed === undefined) {
+      throw new UserError("env.branch_invalid", "branchFrom needs a taskId and seed (or a current episode)");
+    }
+    return replayPrefix(this, { ...options, taskId, seed, prefix });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.endEpisode();
+    await this.server.close();
+    if (this.sharedPool) await this.pool.release();
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private live(operation: string): Episode {
+    if (this.closed)
+      throw new EnvironmentError(WEB_ERROR_CODES.closed, `${operation} on a closed web environment`);
+    const ep = this.episode;
+    if (!ep)
+      throw new InternalError(
+        WEB_ERROR_CODES.notReset,
+        `${operation} before reset(): reset an episode first`,
+      );
+    if (ep.handle.dead) throw browserCrashed(operation);
+    return ep;
+  }
+
+  private async endEpisode(): Promise<void> {
+    const ep = this.episode;
+    this.episode = null;
+    if (!ep) return;
+    this.totals.blockedRequests += ep.handle.blocked.count;
+    await ep.handle.close();
+  }
+
+  private relativeUrl(href: string): string {
+    return href.startsWith(this.server.origin) ? href.slice(this.server.origin.length) || "/" : href;
+  }
+
+  private eval<T>(ep: Episode, expression: string): Promise<T> {
+    return withTimeout(
+      ep.handle.page.evaluate(expression) as Promise<T>,
+      this.config.actionTimeoutMs,
+      "a page evaluation",
+    );
+  }
+
+  /** Runs a browser operation; a dead browser or page becomes `env.browser_crashed`. */
+  private async guard<T>(ep: Episode, operation: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof UserError) throw error;
+      if (error instanceof EnvironmentError && error.code !== WEB_ERROR_CODES.timeout) throw error;
+      if (ep.handle.dead || !(await this.alive(ep))) {
+        ep.handle.dead = true;
+        this.totals.crashes += 1;
+        throw browserCrashed(operation, error);
+      }
+      if (error instanceof EnvironmentError) throw error;
+      throw new EnvironmentError(
+        WEB_ERROR_CODES.browserError,
+        `${operation} failed in the browser: ${(error as Error).message.split("\n")[0]}`,
+        { cause: error },
+      );
+    }
+  }
+
+  private async alive(ep: Episode): Promise<boolean> {
+    if (ep.handle.page.isClosed() || !ep.handle.context.browser()?.isConnected()) return false;
+    try {
+      await withTimeout(ep.handle.page.evaluate("1"), 2_000, "a liveness probe");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Waits for the page to settle after an action: navigation (if any), two frames, settleMs. */
+  private async settle(ep: Episode): Promise<void> {
+    await this.guard(ep, "settling", async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.eval(ep, agentCall("settle"));
+          break;
+        } catch (error) {
+          if (attempt >= 3 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
+          await ep.handle.page.waitForLoadState("load");
+        }
+      }
+      if (this.config.settleMs > 0) await ep.handle.page.waitForTimeout(this.config.settleMs);
+    });
+  }
+
+  private async view(ep: Episode): Promise<PageView> {
+    return this.guard(ep, "observing", async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.eval<PageView>(ep, VIEW_EXPRESSION);
+        } catch (error) {
+          if (attempt >= 3 || !/context was destroyed|navigat|__rh/i.test((error as Error).message))
+            throw error;
+          await ep.handle.page.waitForLoadState("load");
+        }
+      }
+    });
+  }
+
+  private async observe(ep: Episode, error: ActionError | undefined, known?: PageView): Promise<Observation> {
+    const view = known ?? (await this.view(ep));
+    const screenshot = this.config.observation.screenshot
+      ? await this.guard(ep, "screenshot", () =>
+          ep.handle.page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
+        )
+      : undefined;
+    const observation = buildObservation({
+      view,
+      url: this.relativeUrl(view.href),
+      screenshot,
+      config: this.config,
+      step: ep.steps,
+      blockedRequests: ep.handle.blocked.count,
+      dialogs: ep.handle.dialogs,
+      error,
+    });
+    ep.last = observation;
+    return observation;
+  }
+}
+
+/** Creates a web environment (starts its task server; the browser launches on the first reset). */
+export async function createWebEnvironment(
+  config: WebEnvironmentConfigInput = {},
+  deps: WebEnvironmentDeps = {},
+): Promise<WebEnvironment> {
+  const parsed = WebEnvironmentConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+    throw new UserError("config.invalid", `invalid web environment config: ${issues}`);
+  }
+  const cfg = parsed.data;
+  const suite =
+    deps.suite ??
+    createWebSuite(
+      cfg.tasksDir === undefined
+        ? {}
+        : { dir: cfg.tasksDir, ...(cfg.suiteName ? { name: cfg.suiteName } : {}) },
+    );
+  const server = await startTaskServer({
+    mounts: [{ prefix: suite.mountPath, dir: suite.root }],
+    coreDir: CORE_DIR,
+  });
+  const sharedPool = deps.pool === undefined;
+  const pool =
+    deps.pool ??
+    BrowserPool.shared({
+      ...(cfg.executablePath ? { executablePath: cfg.executablePath } : {}),
+      headless: cfg.headless,
+    });
+  return new WebEnvironment({
+    config: cfg,
+    suite,
+    pool,
+    sharedPool,
+    server,
+    logger: deps.logger ?? silentLogger,
+  });
+}

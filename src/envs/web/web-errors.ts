@@ -1,0 +1,70 @@
+import { EnvironmentError } from "../../core/index.ts";
+
+/** Codes of the web environment's typed infrastructure errors. */
+export const WEB_ERROR_CODES = {
+  browserCrashed: "env.browser_crashed",
+  timeout: "env.timeout",
+  browserError: "env.browser_error",
+  taskPageInvalid: "env.task_page_invalid",
+  snapshotUnsupported: "env.snapshot_unsupported",
+  replayMismatch: "env.replay_mismatch",
+  notReset: "env.not_reset",
+  closed: "env.closed",
+  oracleInvalid: "env.oracle_invalid",
+} as const;
+
+export function browserCrashed(operation: string, cause?: unknown): EnvironmentError {
+  const detail = cause instanceof Error ? `: ${cause.message.split("\n")[0]}` : "";
+  return new EnvironmentError(
+    WEB_ERROR_CODES.browserCrashed,
+    `the browser or page died during ${operation}${detail}. The episode is lost (not a reward); ` +
+      "reset starts a new one in a relaunched browser.",
+    { cause },
+  );
+}
+
+export function timedOut(operation: string, ms: number, cause?: unknown): EnvironmentError {
+  return new EnvironmentError(
+    WEB_ERROR_CODES.timeout,
+    `${operation} did not finish within ${ms} ms; the page may be hung. Reset to start a new episode, ` +
+      "or raise actionTimeoutMs.",
+    { cause },
+  );
+}
+
+/** A replayed prefix reached a state whose fingerprint differs from the recorded one. */
+export class ReplayMismatchError extends EnvironmentError {
+  readonly expected: string;
+  readonly actual: string;
+
+  constructor(args: {
+    taskId: string;
+    seed: number;
+    prefixLength: number;
+    expected: string;
+    actual: string;
+  }) {
+    super(
+      WEB_ERROR_CODES.replayMismatch,
+      `replaying ${args.prefixLength} actions of task ${args.taskId} (seed ${args.seed}) reached state ` +
+        `${args.actual.slice(0, 12)}, not the recorded ${args.expected.slice(0, 12)}: the task page is not ` +
+        "deterministic (time, crypto, timers) or the prefix differs. Drop or re-root this branch.",
+      { details: { ...args } },
+    );
+    this.expected = args.expected;
+    this.actual = args.actual;
+  }
+}
+
+/** Resolves with the promise, or rejects with `env.timeout` after `ms`. */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, operation: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timedOut(operation, ms)), ms);
+  });
+  try {
+    return await Promise.race([promise, limit]);
+  } finally {
+    if (timer) clearTimeout(timer);
+  }
+}
