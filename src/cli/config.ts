@@ -22,6 +22,8 @@ export const RunConfigSchema = z
     temperature: z.number().min(0).max(5).default(1),
     maxSteps: z.number().int().positive().optional(),
     store: z.string().default(".rehearsal"),
+    /** ENVS search parameters (validated by the search: see SearchConfigSchema). */
+    search: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -5,6 +5,7 @@ import { registerDemo } from "./commands/demo.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
+import { registerSearch } from "./commands/search.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { createOutput, type Output } from "./output.ts";
@@ -27,6 +28,7 @@ export function buildProgram(): { program: Command; output: () => Output } {
   registerRuns(program, getOutput);
   registerExport(program, getOutput);
   registerTasks(program, getOutput);
+  registerSearch(program, getOutput);
   registerDemo(program, getOutput);
   return { program, output: getOutput };
 }

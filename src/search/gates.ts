@@ -24,6 +24,7 @@ export type GateReason =
   | "budget_exhausted"
   | "hard_cutoff"
   | "per_step_cap"
+  | "node_cap"
   | "no_valid_bucket";
 
 export interface GateDecision {

@@ -1,0 +1,40 @@
+import type { TaskSearchResult } from "../../search/index.ts";
+import { formatPercent, type Output } from "../output.ts";
+
+export function printSearchSummary(
+  o: Output,
+  run: { runId: string; status: string; results: TaskSearchResult[] },
+): void {
+  const stats = run.results.map((r) => r.stats);
+  const counters = run.results.map((r) => ({ taskId: r.stats.taskId, ...r.counters }));
+  const totals = {
+    tasks: stats.length,
+    tasksWithSuccess: stats.filter((s) => s.successes > 0).length,
+    leaves: stats.reduce((a, s) => a + s.leaves, 0),
+    successes: stats.reduce((a, s) => a + s.successes, 0),
+    uniqueSteps: stats.reduce((a, s) => a + s.uniqueSteps, 0),
+    envSteps: counters.reduce((a, c) => a + c.envSteps, 0),
+    replaySteps: counters.reduce((a, c) => a + c.replaySteps, 0),
+    mismatches: counters.reduce((a, c) => a + c.mismatches, 0),
+  };
+  o.result({ runId: run.runId, status: run.status, totals, perTask: stats, counters });
+  o.line(`search ${run.runId} (${run.status})`);
+  o.table(
+    ["task", "tier", "split", "nodes", "leaves", "successes", "SR", "unique steps T", "dropped", "env steps"],
+    stats.map((s) => [
+      s.taskId,
+      s.tier,
+      s.split,
+      s.nodes,
+      s.leaves,
+      s.successes,
+      formatPercent(s.successRate),
+      s.uniqueSteps,
+      s.dropped,
+      s.envSteps,
+    ]),
+  );
+  o.line(
+    `${totals.tasksWithSuccess}/${totals.tasks} tasks with a verified success; ${totals.successes}/${totals.leaves} successful leaves; ${totals.uniqueSteps} unique steps; ${totals.envSteps} environment steps (${totals.replaySteps} replayed); ${totals.mismatches} replay mismatches`,
+  );
+}

@@ -1,0 +1,135 @@
+import { type Environment, type Policy, type Runtime, stableSeed, type Task } from "../core/index.ts";
+import type { RunStore } from "../store/contract.ts";
+import type { SearchConfig } from "./config.ts";
+import type { SearchNode } from "./node.ts";
+import { loadTreeNodes, nodeToRecord } from "./persistence.ts";
+import { type TreeStats, treeStats } from "./report.ts";
+import { searchTree, type TreeCounters, type TreeProgress } from "./tree-search.ts";
+
+export interface SearchRunSpec {
+  runId: string;
+  /** Root seed: each task's environment seed is a stable hash of seed|task|"search". */
+  seed: string;
+  tasks: ReadonlyArray<Task>;
+  config: SearchConfig;
+}
+
+export interface SearchRunDeps {
+  envs: ReadonlyArray<Environment>;
+  policy: Policy;
+  runtime: Runtime;
+  store: RunStore;
+  signal?: AbortSignal;
+  onProgress?: (p: TreeProgress & { tasksDone: number; tasksTotal: number }) => void;
+}
+
+export interface TaskSearchResult {
+  stats: TreeStats;
+  counters: TreeCounters;
+  nodes: Map<string, SearchNode>;
+}
+
+export interface SearchRunResult {
+  tasks: TaskSearchResult[];
+  interrupted: boolean;
+}
+
+export function treeIdOf(runId: string, taskId: string): string {
+  return `${runId}:${taskId}`;
+}
+
+export function searchSeedOf(seed: string, taskId: string): number {
+  return stableSeed(seed, taskId, "search") & 0x7fffffff;
+}
+
+const ZERO: TreeCounters = {
+  rounds: 0,
+  envSteps: 0,
+  replaySteps: 0,
+  replayMs: 0,
+  restores: 0,
+  proposals: 0,
+  candidates: 0,
+  mismatches: 0,
+  infraFailures: 0,
+};
+
+/**
+ * Searches every task in order, persisting each tree's nodes at the end of every round (one
+ * transaction) so that `resume` continues from the last complete round: finished trees are read back,
+ * running trees continue from their stored nodes, and the verified leaves equal an uninterrupted run's.
+ */
+export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promise<SearchRunResult> {
+  const { store } = deps;
+  const results: TaskSearchResult[] = [];
+  let interrupted = false;
+  for (const [i, task] of spec.tasks.entries()) {
+    const treeId = treeIdOf(spec.runId, task.id);
+    const seed = searchSeedOf(spec.seed, task.id);
+    const existing = store.getTree(treeId);
+    if (existing?.status === "complete") {
+      const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
+      const counters = { ...ZERO, ...((existing.data.counters as Partial<TreeCounters> | undefined) ?? {}) };
+      results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
+      continue;
+    }
+    if (deps.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
+    const resume = existing ? loadTreeNodes(store, treeId) : undefined;
+    const previous = { ...ZERO, ...((existing?.data.counters as Partial<TreeCounters> | undefined) ?? {}) };
+    store.putTree({
+      id: treeId,
+      runId: spec.runId,
+      taskId: task.id,
+      seed,
+      status: "running",
+      data: { counters: previous },
+    });
+    const tree = await searchTree(
+      {
+        envs: deps.envs,
+        policy: deps.policy,
+        runtime: deps.runtime,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        onRound: (changed, counters) => {
+          if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
+          store.putTree({
+            id: treeId,
+            runId: spec.runId,
+            taskId: task.id,
+            seed,
+            status: "running",
+            data: { counters: sumCounters(previous, counters) },
+          });
+        },
+        onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
+      },
+      { treeId, task, seed, randomKey: spec.seed, config: spec.config },
+      resume,
+    );
+    const counters = sumCounters(previous, tree.counters);
+    const stats = treeStats(task, tree.nodes, counters.envSteps);
+    store.putTree({
+      id: treeId,
+      runId: spec.runId,
+      taskId: task.id,
+      seed,
+      status: tree.interrupted ? "running" : "complete",
+      data: { counters, stats },
+    });
+    results.push({ stats, counters, nodes: tree.nodes });
+    if (tree.interrupted) {
+      interrupted = true;
+      break;
+    }
+  }
+  return { tasks: results, interrupted };
+}
+
+function sumCounters(a: TreeCounters, b: TreeCounters): TreeCounters {
+  const out = { ...a };
+  for (const k of Object.keys(b) as Array<keyof TreeCounters>) out[k] = a[k] + b[k];
+  return out;
+}
