@@ -36,6 +36,11 @@ export const SearchConfigSchema = z
     maxConsecutiveWaits: z.number().int().min(1).default(2),
     /** Live environments at once (parent and children); the rest wait in a queue. */
     maxLiveEnvs: z.number().int().positive().default(4),
+    /**
+     * Children that may wait for an environment. An environment slot is free when a live environment
+     * is idle or the queue has room; with no free slot, K = 1 (so nothing branches).
+     */
+    maxQueued: z.number().int().nonnegative().default(64),
     /** Safety cap on nodes per tree. */
     maxNodesPerTree: z.number().int().positive().default(256),
   })

@@ -2,7 +2,13 @@ import type { Action, Environment, EnvironmentSnapshot, Observation } from "../c
 
 export type ReachResult =
   | { ok: true; observation: Observation; via: "snapshot" | "replay" | "reset" }
-  | { ok: false; reason: "replay_mismatch"; expected: string; actual: string; via: "snapshot" | "replay" };
+  | {
+      ok: false;
+      reason: "replay_mismatch";
+      expected: string;
+      actual: string;
+      via: "snapshot" | "replay" | "reset";
+    };
 
 /**
  * Brings `env` to the state reached by `prefix` from `reset({taskId, seed})`: by restoring a snapshot
@@ -20,19 +26,15 @@ export async function reachState(
     snapshot?: EnvironmentSnapshot;
   },
 ): Promise<ReachResult> {
-  if (target.prefix.length === 0 && !target.snapshot) {
-    const observation = await env.reset({ taskId: target.taskId, seed: target.seed });
-    return { ok: true, observation, via: "reset" };
-  }
   let observation: Observation;
-  let via: "snapshot" | "replay";
+  let via: "snapshot" | "replay" | "reset";
   if (target.snapshot && env.capabilities.snapshot && env.restore) {
     observation = await env.restore(target.snapshot);
     via = "snapshot";
   } else {
     observation = await env.reset({ taskId: target.taskId, seed: target.seed });
     for (const action of target.prefix) observation = (await env.step(action)).observation;
-    via = "replay";
+    via = target.prefix.length === 0 ? "reset" : "replay";
   }
   if (target.expectedFingerprint !== undefined) {
     const actual = await env.fingerprint();

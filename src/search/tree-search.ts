@@ -267,7 +267,7 @@ export async function searchTree(
       deps.onRound?.([...changed], counters);
       break;
     }
-    const k = probesPerNode(active.length, config, free.length - queue.length);
+    const k = probesPerNode(active.length, config, free.length + config.maxQueued - queue.length);
     const proposals: Proposal[] = await Promise.all(
       active.map(({ node }) => {
         const steps = pathSteps(node, nodes);
