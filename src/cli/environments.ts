@@ -4,22 +4,30 @@ import { createFrozenLakeEnvironment } from "../envs/frozenlake/index.ts";
 import type { RunConfig } from "./config.ts";
 
 /**
- * Builds the environment a config names. `lazy` asks for an environment that is only used to list its
- * suite (the web environment then starts no browser).
+ * Builds the environment a config names. Environments start lazily: the web environment launches its
+ * browser on the first reset, so listing a suite starts none.
  */
 export async function createEnvironmentFromConfig(
   config: Pick<RunConfig, "env" | "envOptions" | "suite" | "tasksDir">,
-  _runtime: Runtime,
-  _options: { lazy?: boolean } = {},
+  runtime: Runtime,
 ): Promise<Environment> {
   switch (config.env) {
     case "frozenlake":
       return createFrozenLakeEnvironment(config.envOptions);
-    case "web":
-      throw new UserError(
-        "env.unavailable",
-        "the web environment is not built into this version yet; use --env frozenlake",
+    case "web": {
+      // The web module (and Playwright) loads only when a web environment is asked for.
+      const { createWebEnvironment } = await import("../envs/web/index.ts");
+      if (config.suite !== "builtin" && !config.tasksDir) {
+        throw new UserError(
+          "env.unknown_suite",
+          `unknown web suite ${config.suite}; use --suite builtin or --tasks-dir DIR`,
+        );
+      }
+      return createWebEnvironment(
+        { ...config.envOptions, ...(config.tasksDir ? { tasksDir: config.tasksDir } : {}) },
+        { logger: runtime.logger },
       );
+    }
   }
 }
 

@@ -20,7 +20,7 @@ export function registerTasks(program: Command, out: () => Output): void {
         suite: flags.suite,
         tasksDir: flags.tasksDir,
       });
-      const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed), { lazy: true });
+      const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed));
       try {
         const list = env.suite.list();
         o.result({ suite: env.suite.name, family: env.suite.family, tasks: list });
