@@ -127,7 +127,8 @@
     const aria = el.getAttribute("aria-label");
     if (aria) return collapse(aria);
     if (el.labels && el.labels.length > 0) {
-      const text = collapse(Array.from(el.labels, (l) => l.textContent || l.textContent).join(" "));
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a user sees
+      const text = collapse(Array.from(el.labels, (l) => l.innerText || l.textContent).join(" "));
       if (text) return text;
     }
     return "";
@@ -174,7 +175,8 @@
       const opts = Array.from(el.options, (o) => collapse(o.textContent)).slice(0, 50);
       out.push(`options=${JSON.stringify(opts)}`);
     } else if (el.isContentEditable) {
-      out.push(`value=${quote(cut(collapse(el.textContent), 200))}`);
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a user sees
+      out.push(`value=${quote(cut(collapse(el.innerText), 200))}`);
     }
     const ariaChecked = el.getAttribute("aria-checked");
     if (ariaChecked === "true") out.push("checked");
@@ -190,6 +192,16 @@
 
   function hasInteractiveInside(el) {
     for (const c of el.querySelectorAll("*")) if (interactive(c) && visible(c)) return true;
+    return false;
+  }
+
+  const INLINE = new Set(["inline", "inline-block", "contents", "none"]);
+  /** Whether a child element lays out as a block (then each block gets its own text line). */
+  function hasBlockInside(el) {
+    for (const c of el.children) {
+      if (SKIP.has(c.tagName)) continue;
+      if (c.tagName === "BR" || !INLINE.has(getComputedStyle(c).display)) return true;
+    }
     return false;
   }
 
@@ -224,8 +236,9 @@
         } else if (c.tagName === "IMG") {
           const alt = collapse(c.getAttribute("alt") || "");
           if (alt) lines.push(`${"  ".repeat(depth)}img ${quote(alt)}`);
-        } else if (!hasInteractiveInside(c)) {
-          emitText(c.textContent || "", depth);
+        } else if (!hasInteractiveInside(c) && !hasBlockInside(c)) {
+          // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a user sees
+          emitText(c.innerText || "", depth);
         } else {
           walk(c, depth, false);
         }
