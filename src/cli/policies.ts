@@ -1,5 +1,6 @@
 import { type Action, ActionSchema, type Policy, type Runtime, UserError } from "../core/index.ts";
 import { createChatClient, type LlmConfigInput, llmConfigFromEnv } from "../llm/index.ts";
+import { createHeuristicWebPolicy } from "../policies/heuristic-web/heuristic-web-policy.ts";
 import { createLlmPolicy } from "../policies/llm-policy.ts";
 import { createOraclePolicy } from "../policies/oracle-policy.ts";
 import { createRandomPolicy } from "../policies/random-policy.ts";
@@ -32,7 +33,12 @@ export async function createPolicyFromConfig(
       return createScriptedPolicy(actions);
     }
     case "heuristic":
-      throw new UserError("policy.unavailable", "the heuristic policy needs the web environment (--env web)");
+      if (config.env !== "web")
+        throw new UserError(
+          "policy.unavailable",
+          "the heuristic policy is for the web environment (--env web); use random or oracle",
+        );
+      return createHeuristicWebPolicy();
     case "llm": {
       // Config file `llm:` fields override the REHEARSAL_LLM_* environment variables.
       const llmConfig = llmConfigFromEnv(process.env, (config.llm ?? {}) as Partial<LlmConfigInput>);

@@ -1,0 +1,50 @@
+import type { Action, Candidate, Policy, Random } from "../../core/index.ts";
+import { parseAxtree } from "./axtree.ts";
+import { parseInstruction } from "./instruction.ts";
+import { type Scored, scoreActions } from "./score.ts";
+
+export interface HeuristicWebPolicyOptions {
+  /** Multiplies the temperature passed to `propose` (0 = always the best-scoring action). */
+  temperatureScale?: number;
+}
+
+/** Softmax sampling over scores; temperature 0 picks the best (first on ties). */
+function sample(scored: ReadonlyArray<Scored>, temperature: number, random: Random): Action {
+  if (scored.length === 0) return { type: "wait", ms: 500 };
+  if (temperature <= 0) {
+    let best = scored[0] as Scored;
+    for (const s of scored) if (s.score > best.score) best = s;
+    return best.action;
+  }
+  const max = Math.max(...scored.map((s) => s.score));
+  const weights = scored.map((s) => Math.exp((s.score - max) / temperature));
+  return (scored[random.weighted(weights)] as Scored).action;
+}
+
+/**
+ * The embedded default web policy (no model): reads the accessibility text and the instruction, scores
+ * candidate actions by matching instruction words to element names, labels and roles, and samples them
+ * with a softmax at the given temperature. It solves short tasks often and long ones rarely, which is
+ * what search needs as a base policy.
+ */
+export function createHeuristicWebPolicy(options: HeuristicWebPolicyOptions = {}): Policy {
+  const scale = options.temperatureScale ?? 1;
+  return {
+    name: "heuristic",
+    async propose(context, { n, temperature, random }) {
+      const page = parseAxtree(context.observation.axtree ?? context.observation.text);
+      const ins = parseInstruction(context.observation.instruction ?? context.task.instruction);
+      const scored = scoreActions(
+        page,
+        ins,
+        context.history.map((h) => h.action),
+      );
+      const candidates: Candidate[] = [];
+      for (let i = 0; i < n; i++) {
+        const action = sample(scored, temperature * scale, random);
+        candidates.push({ action, raw: JSON.stringify(action) });
+      }
+      return { candidates };
+    },
+  };
+}
