@@ -20,7 +20,7 @@ const ALLOWED = {
   eval: ["core", "store", "envs", "policies", "rollout"],
   noise: ["core", "envs"],
   search: ["core", "store", "envs", "policies", "rollout", "eval", "noise"],
-  export: ["core", "store", "search"],
+  export: ["core", "store", "search", "llm"],
   knowledge: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "export"],
   worldmodel: ["core", "store", "envs", "policies", "llm", "rollout", "eval"],
   rl: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "worldmodel", "noise"],
