@@ -6,10 +6,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const built = join(root, "dist", "cli", "main.js");
-if (existsSync(built)) {
-  await import(pathToFileURL(built).href);
-} else {
+let entry = built;
+if (!existsSync(built)) {
   const { register } = await import("tsx/esm/api");
   register();
-  await import(pathToFileURL(join(root, "src", "cli", "main.ts")).href);
+  entry = join(root, "src", "cli", "main.ts");
 }
+const { main } = await import(pathToFileURL(entry).href);
+process.exitCode = await main(process.argv);
