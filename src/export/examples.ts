@@ -85,7 +85,12 @@ export function collectExamples(store: RunStore, runId: string, options: Collect
   const keptLeaves: Record<string, number> = {};
   for (const tree of store.listTrees(runId)) {
     const task = tasks.get(tree.taskId);
-    if (!task) continue;
+    if (!task) {
+      throw new UserError(
+        "export.missing_task",
+        `search run ${runId} has a tree for task ${tree.taskId} but no stored task; the store is incomplete`,
+      );
+    }
     const nodes = new Map(loadTreeNodes(store, tree.id).map((n) => [n.id, n] as const));
     const leaves = [...nodes.values()].filter((n) => n.status === "leaf").sort((a, b) => a.seq - b.seq);
     let successes = leaves.filter((n) => n.outcome?.success);

@@ -77,6 +77,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
       interrupted = true;
       break;
     }
+    store.putTask(spec.runId, task);
     const resume = existing ? loadTreeNodes(store, treeId) : undefined;
     const previous = { ...ZERO, ...((existing?.data.counters as Partial<TreeCounters> | undefined) ?? {}) };
     store.putTree({

@@ -269,14 +269,16 @@ export async function searchTree(
     }
     const k = probesPerNode(active.length, config, free.length + config.maxQueued - queue.length);
     const proposals: Proposal[] = await Promise.all(
-      active.map(({ node }) => {
+      active.map(({ node, env }) => {
         const steps = pathSteps(node, nodes);
+        const oracle = env.oracleAction ? () => env.oracleAction!() : undefined;
         return deps.policy.propose(
           {
             task,
             observation: node.observation as NonNullable<SearchNode["observation"]>,
             history: historyOf(steps),
             stepIndex: node.prefix.length,
+            ...(oracle ? { oracle } : {}),
           },
           {
             n: k,

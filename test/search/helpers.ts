@@ -1,4 +1,10 @@
-import { createRuntime, type Environment, type Task } from "../../src/core/index.ts";
+import {
+  type Action,
+  createRuntime,
+  type Environment,
+  type Policy,
+  type Task,
+} from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
 import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import {
@@ -35,6 +41,7 @@ export function wrapEnvironment(
       options.noisyFingerprint ? `${await env.fingerprint()}:${shared.prints++}` : env.fingerprint(),
     close: () => env.close(),
   };
+  if (env.oracleAction) wrapped.oracleAction = () => env.oracleAction!();
   if (!options.hideSnapshot && env.snapshot && env.restore) {
     wrapped.snapshot = () => env.snapshot!();
     wrapped.restore = (s) => env.restore!(s);
@@ -51,6 +58,7 @@ export async function searchFrozenLake(options: {
   wrap?: Parameters<typeof wrapEnvironment>[1];
   signal?: AbortSignal;
   onRound?: () => void;
+  policy?: Policy;
 }) {
   const store = options.store ?? createMemoryStore();
   const runId = options.runId ?? "search_1";
@@ -78,7 +86,7 @@ export async function searchFrozenLake(options: {
   const result = await runSearch(
     {
       envs,
-      policy: createRandomPolicy(),
+      policy: options.policy ?? createRandomPolicy(),
       runtime: createRuntime({ seed: "s" }),
       store,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -105,4 +113,26 @@ export function leafPaths(nodes: Iterable<SearchNode>): string[] {
     .filter((n) => n.status === "leaf")
     .map((n) => `${JSON.stringify(n.prefix)}=${n.outcome?.success}`)
     .sort();
+}
+
+/**
+ * A base policy that plays the environment's solver with probability `skill`, else a uniform move: a
+ * stand-in for a partly competent model (search needs one that sometimes succeeds).
+ */
+export function noisyOraclePolicy(skill: number): Policy {
+  const moves: Action[] = ["left", "down", "right", "up"].map(
+    (d) => ({ type: "move", direction: d }) as Action,
+  );
+  return {
+    name: `noisy-oracle-${skill}`,
+    async propose(ctx, { n, random }) {
+      const best = ctx.oracle ? await ctx.oracle() : null;
+      return {
+        candidates: Array.from({ length: n }, () => {
+          const action = best && random.next() < skill ? best : random.pick(moves);
+          return { action, raw: JSON.stringify(action) };
+        }),
+      };
+    },
+  };
 }
