@@ -126,7 +126,10 @@ export async function performAction(ctx: ActionContext, action: Action): Promise
         at = p;
       }
       await page.mouse.move(at.x, at.y);
+      const before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
       await page.mouse.wheel(dx * amount, dy * amount);
+      // The wheel scrolls asynchronously (compositor): wait until it has landed.
+      await ctx.evaluate(agentCall("settleScroll", at.x, at.y, before));
       return null;
     }
     case "select": {

@@ -71,16 +71,12 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
   try {
     context.on("close", markDead);
     context.browser()?.on("disconnected", markDead);
-    const prefix = `${origin}/`;
-    await context.route(
-      () => true,
-      (route) => {
-        const url = route.request().url();
-        if (url.startsWith(prefix) || url === origin) return route.continue();
-        block(url);
-        return route.abort("blockedbyclient");
-      },
-    );
+    // Only foreign URLs reach the handler (Playwright matches the pattern before dispatching).
+    const foreign = new RegExp(`^(?!${origin.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/)`);
+    await context.route(foreign, (route) => {
+      block(route.request().url());
+      return route.abort("blockedbyclient");
+    });
     await context.routeWebSocket(/.*/, (ws) => {
       block(ws.url());
       return ws.close({ code: 1008, reason: "blocked by Rehearsal" });
@@ -109,12 +105,12 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
         if (typeof Math.seedrandom === "function") Math.seedrandom(${JSON.stringify(options.seed)});
         window.core.EPISODE_MAX_TIME = Infinity;
         window.core.startEpisodeReal();
-        return "ok";
+        return window.WOB_TASK_READY === true ? "ready" : "ok";
       })()`),
       config.actionTimeoutMs,
       `starting the episode of ${options.entryPath}`,
     );
-    if (started !== "ok") {
+    if (started !== "ok" && started !== "ready") {
       throw new EnvironmentError(
         WEB_ERROR_CODES.taskPageInvalid,
         `task page ${options.entryPath} has ${started}; include /core/core.js and define genProblem() (PROTOCOL.md)`,

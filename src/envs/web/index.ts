@@ -1,4 +1,5 @@
 export { type ActionContext, performAction } from "./actions.ts";
+export { bareClickAndAriaSnapshot, bareClickAndScreenshot } from "./bare-baseline.ts";
 export { BrowserPool, type BrowserPoolOptions } from "./browser-pool.ts";
 export {
   CHROMIUM_FLAGS,
@@ -12,7 +13,13 @@ export {
 } from "./config.ts";
 export { toPlaywrightKeys } from "./keys.ts";
 export { PageOracleActionSchema } from "./oracle.ts";
-export { listDescendants, listProcesses, type ProcessInfo } from "./process-tree.ts";
+export {
+  chromiumRssBytes,
+  listDescendants,
+  listProcesses,
+  type ProcessInfo,
+  rssBytes,
+} from "./process-tree.ts";
 export { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
 export {
   type Branch,

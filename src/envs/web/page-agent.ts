@@ -43,6 +43,9 @@ export const VIEW_EXPRESSION = `(() => ({
   globals: window.__rh.globals(),
 }))()`;
 
+/** Settles the page after an action (see agent.js `settle`), then returns the view. */
+export const SETTLED_VIEW_EXPRESSION = `(async () => { await window.__rh.settle(); return ${VIEW_EXPRESSION}; })()`;
+
 /** Everything the state fingerprint hashes. */
 export const FINGERPRINT_EXPRESSION = `(() => ({
   href: location.href,

@@ -61,3 +61,27 @@ export function listDescendants(rootPid: number = process.pid): ProcessInfo[] {
   }
   return out;
 }
+
+/**
+ * Memory of a process in bytes (0 when it is gone): "rss" (resident set, shared pages counted in
+ * full) or "pss" (proportional set: shared pages split between their users).
+ */
+export function rssBytes(pid: number, kind: "rss" | "pss" = "rss"): number {
+  try {
+    const text =
+      kind === "rss"
+        ? readFileSync(`/proc/${pid}/status`, "utf8")
+        : readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const m = (kind === "rss" ? /VmRSS:\s+(\d+)\s+kB/ : /^Pss:\s+(\d+)\s+kB/m).exec(text);
+    return m?.[1] ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Summed memory of the Chromium processes below `rootPid`. */
+export function chromiumRssBytes(rootPid: number = process.pid, kind: "rss" | "pss" = "rss"): number {
+  return listDescendants(rootPid)
+    .filter((p) => /chrom/i.test(p.comm))
+    .reduce((sum, p) => sum + rssBytes(p.pid, kind), 0);
+}

@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import {
   type Action,
   type ActionError,
@@ -35,6 +36,7 @@ import {
   FINGERPRINT_EXPRESSION,
   type PageGlobals,
   type PageView,
+  SETTLED_VIEW_EXPRESSION,
   VIEW_EXPRESSION,
 } from "./page-agent.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
@@ -112,6 +114,15 @@ export class WebEnvironment implements Environment {
     return this.server.origin;
   }
 
+  /**
+   * Runs `fn` with the current episode's Playwright page (benchmarks, debugging). Changing the page
+   * through it breaks the determinism guarantees; do not use it in policies.
+   */
+  async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+    const ep = this.live("withPage");
+    return this.guard(ep, "withPage", () => fn(ep.handle.page));
+  }
+
   metrics(): WebEnvironmentMetrics {
     const live = this.episode ? this.episode.handle.blocked.count : 0;
     return { ...this.totals, blockedRequests: this.totals.blockedRequests + live };
@@ -140,14 +151,17 @@ export class WebEnvironment implements Environment {
       throw new UserError("env.reset_invalid", `invalid reset options: ${parsed.error.issues[0]?.message}`);
     }
     const task = this.suite.get(parsed.data.taskId);
-    await this.endEpisode();
-    const handle = await openEpisodePage({
-      pool: this.pool,
-      config: this.config,
-      origin: this.server.origin,
-      entryPath: this.suite.entryPath(task.id),
-      seed: parsed.data.seed,
-    });
+    // The previous context closes while the next one opens; both are done when reset returns.
+    const [handle] = await Promise.all([
+      openEpisodePage({
+        pool: this.pool,
+        config: this.config,
+        origin: this.server.origin,
+        entryPath: this.suite.entryPath(task.id),
+        seed: parsed.data.seed,
+      }),
+      this.endEpisode(),
+    ]);
     this.totals.episodes += 1;
     this.episode = { task, seed: parsed.data.seed, handle, steps: 0, ended: null, last: null };
     this.logger.debug("web episode started", { taskId: task.id, seed: parsed.data.seed });
@@ -189,10 +203,9 @@ export class WebEnvironment implements Environment {
         ),
       );
     }
-    await this.settle(ep);
     ep.steps += 1;
     this.totals.steps += 1;
-    const view = await this.view(ep);
+    const view = await this.view(ep, true);
     if (view.globals.done) ep.ended = "page";
     else if (!error && (action.type === "done" || action.type === "fail")) ep.ended = action.type;
     const limit = ep.task.maxSteps;
@@ -302,11 +315,11 @@ export class WebEnvironment implements Environment {
         `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`,
       ),
     );
-    await this.settle(ep);
+    const view = await this.view(ep, true);
     ep.steps = s.steps;
     ep.ended = s.ended;
     ep.handle.blocked.count = s.blocked;
-    return this.observe(ep, undefined);
+    return this.observe(ep, undefined, view);
   }
 
   async oracleAction(): Promise<Action | null> {
@@ -410,27 +423,21 @@ export class WebEnvironment implements Environment {
     }
   }
 
-  /** Waits for the page to settle after an action: navigation (if any), two frames, settleMs. */
-  private async settle(ep: Episode): Promise<void> {
-    await this.guard(ep, "settling", async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await this.eval(ep, agentCall("settle"));
-          break;
-        } catch (error) {
-          if (attempt >= 3 || !/context was destroyed|navigat/i.test((error as Error).message)) throw error;
-          await ep.handle.page.waitForLoadState("load");
-        }
-      }
-      if (this.config.settleMs > 0) await ep.handle.page.waitForTimeout(this.config.settleMs);
-    });
-  }
-
-  private async view(ep: Episode): Promise<PageView> {
+  /**
+   * The page view. With `settle`, first lets the page settle after an action (a navigation, if
+   * one started, loads; then one animation frame and a macrotask; then `settleMs`), in the same
+   * evaluation as the view when `settleMs` is 0.
+   */
+  private async view(ep: Episode, settle = false): Promise<PageView> {
     return this.guard(ep, "observing", async () => {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await this.eval<PageView>(ep, VIEW_EXPRESSION);
+          if (settle && this.config.settleMs > 0) {
+            await this.eval(ep, agentCall("settle"));
+            await ep.handle.page.waitForTimeout(this.config.settleMs);
+            return await this.eval<PageView>(ep, VIEW_EXPRESSION);
+          }
+          return await this.eval<PageView>(ep, settle ? SETTLED_VIEW_EXPRESSION : VIEW_EXPRESSION);
         } catch (error) {
           if (attempt >= 3 || !/context was destroyed|navigat|__rh/i.test((error as Error).message))
             throw error;

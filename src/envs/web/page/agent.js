@@ -388,6 +388,38 @@
     return {};
   }
 
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(true)));
+
+  /** Scroll offsets of the window and of every element above the point: changes when a wheel lands. */
+  function scrollSignature(x, y) {
+    const parts = [window.scrollX, window.scrollY];
+    for (let el = document.elementFromPoint(x, y); el; el = el.parentElement) {
+      parts.push(el.scrollLeft, el.scrollTop);
+    }
+    return parts.join(",");
+  }
+
+  /**
+   * Waits until a wheel scroll at (x, y) has landed: the scroll offsets changed from `before` and
+   * held for a frame, or did not change for three frames (nothing to scroll), at most 30 frames.
+   */
+  async function settleScroll(x, y, before) {
+    let last = scrollSignature(x, y);
+    let stable = 0;
+    for (let i = 0; i < 30; i++) {
+      await frame();
+      const now = scrollSignature(x, y);
+      if (now !== last) {
+        stable = 0;
+        last = now;
+        continue;
+      }
+      stable += 1;
+      if ((now !== before && stable >= 1) || stable >= 3) break;
+    }
+    return true;
+  }
+
   /** Resolves an oracle selector to an element id (interactive) or a viewport point. */
   function resolveSelector(selector) {
     assignIds();
@@ -526,11 +558,14 @@
       focusForTyping,
       select,
       resolveSelector,
+      scrollSignature,
+      settleScroll,
       oracle,
       saveExtra,
       restoreExtra,
-      settle: () =>
-        new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))),
+      // One animation frame (rAF-driven updates run) then a macrotask (timeouts of 0 and promise
+      // chains started by the action's handlers run).
+      settle: () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(true), 0))),
     }),
   });
 })();
