@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Action, createRandom } from "../../../src/core/index.ts";
+import { BUILTIN_TASKS_DIR, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { axElements, builtinManifests, continueOracle, runOracle } from "./helpers.ts";
+
+const manifests = builtinManifests();
+const longTasks = manifests.filter((m) => m.tier === "long");
+
+describe("built-in web task manifests", () => {
+  it("has at least 10 short and 10 long tasks, about a quarter of each tier held out", () => {
+    for (const tier of ["short", "long"] as const) {
+      const ms = manifests.filter((m) => m.tier === tier);
+      expect(ms.length).toBeGreaterThanOrEqual(10);
+      const held = ms.filter((m) => m.split === "heldout").length / ms.length;
+      expect(held).toBeGreaterThanOrEqual(0.15);
+      expect(held).toBeLessThanOrEqual(0.4);
+    }
+  });
+
+  it("keeps the shared app scripts identical across the task folders that copy them", () => {
+    const same = (file: string, ids: string[]) => {
+      const texts = ids.map((id) => readFileSync(join(BUILTIN_TASKS_DIR, id, file), "utf8"));
+      for (const t of texts) expect(t).toBe(texts[0]);
+    };
+    same("mail-app.js", ["email-reply", "email-forward", "email-delete-find"]);
+    same("files-app.js", ["file-rename", "file-move"]);
+  });
+});
+
+describe("built-in web tasks: seeding, random play, snapshots", () => {
+  let env: WebEnvironment;
+  beforeAll(async () => {
+    env = await createWebEnvironment({ observation: { screenshot: false } });
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it("the same seed gives the same page; different seeds give different pages", {
+    timeout: 300_000,
+  }, async () => {
+    const textOf = async (taskId: string, seed: number) => (await env.reset({ taskId, seed })).text;
+    const constant: string[] = [];
+    for (const m of manifests) {
+      expect(await textOf(m.id, 21), `${m.id}: seed 21 twice`).toBe(await textOf(m.id, 21));
+      let varies = false;
+      for (const [a, b] of [
+        [31, 32],
+        [33, 34],
+        [35, 36],
+      ] as const) {
+        if ((await textOf(m.id, a)) !== (await textOf(m.id, b))) {
+          varies = true;
+          break;
+        }
+      }
+      if (!varies) constant.push(m.id);
+    }
+    expect(constant, "tasks whose page never changes with the seed").toEqual([]);
+  });
+
+  it("seeded random clicking and typing never solves a long task", { timeout: 600_000 }, async () => {
+    const rng = createRandom("web-tasks", "random-policy");
+    let wins = 0;
+    for (let ep = 0; ep < 20; ep++) {
+      const m = longTasks[ep % longTasks.length]!;
+      let obs = await env.reset({ taskId: m.id, seed: 500 + ep });
+      for (let step = 0; step < m.maxSteps; step++) {
+        const els = axElements(obs.axtree ?? "").filter(
+          (e) => !/\bStaticText\b|\bheading\b|\bgeneric\b/.test(e.line),
+        );
+        if (els.length === 0) break;
+        const el = rng.pick(els);
+        const action: Action = /textbox|searchbox|combobox/.test(el.line)
+          ? { type: "type", elementId: el.id, text: `x${rng.int(1000)}` }
+          : { type: "click", elementId: el.id };
+        const r = await env.step(action);
+        obs = r.observation;
+        if (r.terminated || r.truncated) break;
+      }
+      const result = await env.evaluate();
+      if (result.success) wins++;
+      expect(result.reward, `${m.id} episode ${ep}`).toBeLessThan(1);
+    }
+    expect(wins).toBe(0);
+  });
+
+  it("snapshot, act, restore gives back the saved state, and the oracle still finishes", {
+    timeout: 600_000,
+  }, async () => {
+    for (const m of manifests) {
+      const full = await runOracle(env, m.id, 7, m.maxSteps);
+      const n = full.actions.length;
+      // Snapshot points strictly inside the solution (a one-step task has none).
+      const points = [...new Set([Math.floor(n / 3), Math.floor((2 * n) / 3)])].filter(
+        (k) => k >= 1 && k < n,
+      );
+      for (const k of points) {
+        const context = `${m.id} after ${k} of ${n} oracle steps`;
+        await env.reset({ taskId: m.id, seed: 7 });
+        for (const a of full.actions.slice(0, k)) await env.step(a);
+        expect(await env.supportsSnapshot(), context).toBe(true);
+        const before = await env.fingerprint();
+        const snap = await env.snapshot();
+        await env.step(full.actions[k]!);
+        expect(await env.fingerprint(), `${context}: the next action changes the state`).not.toBe(before);
+        await env.restore(JSON.parse(JSON.stringify(snap)));
+        expect(await env.fingerprint(), `${context}: restored state`).toBe(before);
+        const rest = await continueOracle(env, m.maxSteps, full.actions.slice(0, k));
+        expect(rest.result.success, `${context}: oracle after restore (${rest.result.reason})`).toBe(true);
+      }
+    }
+  });
+
+  it("shop-buy gives a partial score below 1 for a near miss (wrong quantity)", {
+    timeout: 120_000,
+  }, async () => {
+    await env.reset({ taskId: "shop-buy", seed: 3 });
+    let obs = null;
+    for (let i = 0; i < 20; i++) {
+      const a = await env.oracleAction();
+      if (!a) break;
+      if (a.type === "select") {
+        obs = (await env.step({ ...a, value: a.value === "5" ? "4" : "5" })).observation;
+        break;
+      }
+      await env.step(a);
+    }
+    expect(obs).not.toBeNull();
+    const buy = axElements(obs!.axtree ?? "").find((e) => /button "Buy now"/.test(e.line));
+    obs = (await env.step({ type: "click", elementId: buy!.id })).observation;
+    const place = axElements(obs.axtree ?? "").find((e) => /button "Place order"/.test(e.line));
+    const r = await env.step({ type: "click", elementId: place!.id });
+    expect(r.terminated).toBe(true);
+    const result = await env.evaluate();
+    expect(result.success).toBe(false);
+    expect(result.reward).toBeGreaterThan(0.5);
+    expect(result.reward).toBeLessThan(1);
+  });
+});
