@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { toRehearsalError } from "../core/index.ts";
 import { packageVersion } from "./code-version.ts";
 import { registerDemo } from "./commands/demo.ts";
+import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
@@ -29,6 +30,7 @@ export function buildProgram(): { program: Command; output: () => Output } {
   registerExport(program, getOutput);
   registerTasks(program, getOutput);
   registerSearch(program, getOutput);
+  registerEval(program, getOutput);
   registerDemo(program, getOutput);
   return { program, output: getOutput };
 }

@@ -1,0 +1,5 @@
+export * from "./discovery.ts";
+export * from "./entropy.ts";
+export * from "./evaluate.ts";
+export * from "./pass-at-k.ts";
+export * from "./pass-report.ts";
