@@ -245,6 +245,15 @@ export class WebEnvironment implements Environment {
   }
 
   async fingerprint(): Promise<string> {
+    return sha256Hex(canonicalJson(await this.fingerprintParts()));
+  }
+
+  /**
+   * What `fingerprint()` hashes: the port-free URL, the full axtree, the focused element, a DOM dump
+   * with live form values, the task globals (without the time-scaled reward) and whether the episode
+   * ended. Useful to explain a replay mismatch.
+   */
+  async fingerprintParts(): Promise<Record<string, unknown>> {
     const ep = this.live("fingerprint");
     const f = await this.guard(ep, "fingerprint", () =>
       this.eval<{ href: string; axtree: string; focused: string; dom: string; globals: PageGlobals }>(
@@ -253,16 +262,14 @@ export class WebEnvironment implements Environment {
       ),
     );
     const { reward: _timeScaled, ...globals } = f.globals;
-    return sha256Hex(
-      canonicalJson({
-        url: this.relativeUrl(f.href),
-        axtree: f.axtree,
-        focused: f.focused,
-        dom: f.dom,
-        globals,
-        ended: ep.ended !== null,
-      }),
-    );
+    return {
+      url: this.relativeUrl(f.href),
+      axtree: f.axtree,
+      focused: f.focused,
+      dom: f.dom,
+      globals,
+      ended: ep.ended !== null,
+    };
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {

@@ -40,6 +40,23 @@ interface Recorded {
   actions: Action[];
   /** prints[k] = fingerprint after actions[0..k). */
   prints: string[];
+  parts: Array<Record<string, unknown>>;
+}
+
+/** Which fingerprint parts differ, with the first differing characters (for failure messages). */
+function partsDiff(a: Record<string, unknown>, b: Record<string, unknown>): string {
+  const out: string[] = [];
+  for (const key of Object.keys(a)) {
+    const x = JSON.stringify(a[key]);
+    const y = JSON.stringify(b[key]);
+    if (x === y) continue;
+    let i = 0;
+    while (x[i] === y[i]) i++;
+    out.push(
+      `${key}: …${x.slice(Math.max(0, i - 80), i + 80)}… vs …${y.slice(Math.max(0, i - 80), i + 80)}…`,
+    );
+  }
+  return out.join("; ");
 }
 
 describe("web replay", () => {
@@ -72,12 +89,14 @@ describe("web replay", () => {
         }
         throw error;
       }
-      const rec: Recorded = { taskId, seed, actions: [], prints: [await env.fingerprint()] };
+      const rec: Recorded = { taskId, seed, actions: [], prints: [await env.fingerprint()], parts: [] };
+      rec.parts.push(await env.fingerprintParts());
       for (let i = 0; i < 4; i++) {
         const action = randomAction(obs, rng);
         const r = await env.step(action);
         rec.actions.push(action);
         rec.prints.push(await env.fingerprint());
+        rec.parts.push(await env.fingerprintParts());
         prefixes += 1;
         obs = r.observation;
         if (r.terminated || r.truncated) break;
@@ -94,8 +113,9 @@ describe("web replay", () => {
       for (let k = 0; k < rec.actions.length; k++) {
         await env.step(rec.actions[k] as Action);
         if ((await env.fingerprint()) !== rec.prints[k + 1]) {
+          const diff = partsDiff(rec.parts[k + 1] ?? {}, await env.fingerprintParts());
           mismatches.push(
-            `${rec.taskId}/${rec.seed}@${k + 1} ${JSON.stringify(rec.actions.slice(0, k + 1))}`,
+            `${rec.taskId}/${rec.seed}@${k + 1} ${JSON.stringify(rec.actions.slice(0, k + 1))} ${diff}`,
           );
         }
       }
