@@ -508,8 +508,15 @@
     for (const [path, c] of x.controls) {
       const el = atPath(path);
       if (!el) continue;
-      el.value = c.value;
-      if ("checked" in el) el.checked = c.checked;
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (el.tagName === "INPUT" && (type === "checkbox" || type === "radio")) {
+        // Writing .value on these sets the value attribute (a DOM change): restore checked only.
+        el.checked = c.checked;
+      } else if (el.tagName === "INPUT" && type === "file") {
+        // A file input's value cannot be set from script.
+      } else if (el.value !== c.value) {
+        el.value = c.value;
+      }
     }
     for (const [path, left, top] of x.scroll) {
       const el = atPath(path);
