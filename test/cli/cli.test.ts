@@ -178,7 +178,7 @@ describe("rehearsal CLI", () => {
   });
 
   it("demo runs on the embedded defaults", () => {
-    const r = runCli(["--json", "demo", "--episodes", "3", "--store", join(dir, "demo")]);
+    const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
     expect(r.code, r.stderr).toBe(0);
     const out = json<{ rows: Array<{ policy: string; dynamics: string; successRate: number }> }>(r);
     expect(out.rows).toHaveLength(8);

@@ -1,107 +1,39 @@
 import type { Command } from "commander";
-import { runEpisodes } from "../../rollout/index.ts";
-import { codeVersion } from "../code-version.ts";
-import { resolveRunConfig } from "../config.ts";
-import { createCliRuntime, openCliStore } from "../context.ts";
-import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
-import { formatPercent, type Output } from "../output.ts";
-import { createPolicyFromConfig } from "../policies.ts";
+import { UserError } from "../../core/index.ts";
+import type { Output } from "../output.ts";
+import { runEnvsDemo } from "./demo-envs.ts";
+import { runFrozenLakeDemo } from "./demo-frozenlake.ts";
 
-const DYNAMICS: ReadonlyArray<[string, Record<string, unknown>]> = [
-  ["slippery", {}],
-  ["non-slippery", { slippery: false }],
-];
-
-/**
- * The main job on embedded defaults: FrozenLake (4x4 and 8x8, slippery and not) with the random and oracle
- * policies, every step recorded in the store, then a summary.
- */
+/** `rehearsal demo [envs|frozenlake]`: the main job on the embedded defaults (no model, no network). */
 export function registerDemo(program: Command, out: () => Output): void {
   program
-    .command("demo")
-    .description("run the main job on the embedded defaults (no model, no network)")
+    .command("demo [which]")
+    .description("the main job on embedded defaults: envs (web search → SFT → eval, default) or frozenlake")
     .option("--store <dir>", "run store directory", ".rehearsal")
-    .option("--episodes <n>", "episodes per task and policy", "50")
+    .option("--episodes <n>", "frozenlake: episodes per task and policy", "50")
+    .option("--rollouts <n>", "envs: base-policy rollouts per task", "8")
+    .option("--tasks <ids>", "envs: comma-separated web task ids")
+    .option("--max-nodes <n>", "envs: node cap per search tree", "48")
+    .option("--out <file>", "envs: SFT file", "rehearsal-sft.jsonl")
     .option("--seed <seed>", "root seed", "0")
-    .action(async (flags: { store: string; episodes: string; seed: string }) => {
-      const o = out();
-      const store = openCliStore(flags.store);
-      const rows: Array<Record<string, unknown>> = [];
-      try {
-        for (const [dynamics, envOptions] of DYNAMICS) {
-          for (const policyName of ["random", "oracle"] as const) {
-            const config = resolveRunConfig(
-              {},
-              {
-                env: "frozenlake",
-                envOptions,
-                tasks: ["4x4", "8x8"],
-                policy: policyName,
-                episodes: Number(flags.episodes),
-                seed: flags.seed,
-                store: flags.store,
-              },
-              "demo",
-            );
-            const runtime = createCliRuntime(config.seed);
-            const env = await createEnvironmentFromConfig(config, runtime);
-            try {
-              const tasks = selectTasks(env.suite, config.tasks);
-              const policy = await createPolicyFromConfig(config, runtime);
-              const runId = runtime.ids.next("run");
-              store.createRun({
-                id: runId,
-                kind: "run",
-                seed: config.seed,
-                config,
-                codeVersion: codeVersion(),
-                createdAtMs: runtime.clock.nowMs(),
-              });
-              for (const t of tasks) store.putTask(runId, t);
-              const { summary } = await runEpisodes(
-                { env, policy, runtime, store },
-                { runId, tasks, episodes: config.episodes, seed: config.seed, temperature: 1 },
-              );
-              store.updateRun(runId, {
-                status: "complete",
-                summary: { ...summary },
-                updatedAtMs: runtime.clock.nowMs(),
-              });
-              for (const t of summary.perTask) {
-                rows.push({
-                  runId,
-                  dynamics,
-                  policy: policyName,
-                  task: t.taskId,
-                  episodes: t.episodes,
-                  successRate: t.successRate,
-                  meanSteps: t.meanSteps,
-                });
-              }
-            } finally {
-              await env.close();
-            }
-          }
-        }
-      } finally {
-        store.close();
-      }
-      o.result({ demo: "frozenlake", rows });
-      o.line(
-        "Rehearsal demo — FrozenLake, horizon 20 (slippery: intended move 1/3, each perpendicular slip 1/3)",
-      );
-      o.table(
-        ["run", "dynamics", "policy", "map", "episodes", "success rate", "mean length"],
-        rows.map((r) => [
-          String(r.runId),
-          String(r.dynamics),
-          String(r.policy),
-          String(r.task),
-          Number(r.episodes),
-          formatPercent(Number(r.successRate)),
-          Number(r.meanSteps).toFixed(2),
-        ]),
-      );
-      o.line(`recorded in ${flags.store}; inspect with 'rehearsal runs list --store ${flags.store}'`);
-    });
+    .action(
+      async (
+        which: string | undefined,
+        flags: {
+          store: string;
+          episodes: string;
+          rollouts: string;
+          tasks?: string;
+          maxNodes: string;
+          out: string;
+          seed: string;
+        },
+      ) => {
+        const o = out();
+        const name = which ?? "envs";
+        if (name === "frozenlake") return runFrozenLakeDemo(o, flags);
+        if (name === "envs") return runEnvsDemo(o, flags);
+        throw new UserError("demo.unknown", `unknown demo ${name}; choose envs or frozenlake`);
+      },
+    );
 }
