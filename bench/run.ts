@@ -4,11 +4,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchFrozenLake } from "./frozenlake.ts";
+import { benchSearch } from "./search.ts";
+import { benchWeb } from "./web.ts";
 
 type Section = () => Promise<Record<string, number | string | boolean>>;
 
 const sections: Record<string, Section> = {
   frozenlake: async () => ({ ...(await benchFrozenLake()) }),
+  web: benchWeb,
+  search: benchSearch,
 };
 
 async function main(): Promise<void> {

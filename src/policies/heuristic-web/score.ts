@@ -155,7 +155,8 @@ export function scoreActions(
     }
   }
   const best = out.reduce((m, c) => Math.max(m, c.score), Number.NEGATIVE_INFINITY);
-  out.push({ action: { type: "scroll", direction: "down", amount: 300 }, score: best < 1 ? 1.5 : -0.5 });
-  out.push({ action: { type: "done" }, score: -2 });
+  const scrolledLast = last?.type === "scroll";
+  out.push({ action: { type: "scroll", direction: "down", amount: 300 }, score: scrolledLast ? -1 : best < 1 ? 1.5 : -0.5 });
+  out.push({ action: { type: "done" }, score: pending > 0 ? -4 : -2 });
   return out;
 }

@@ -1,0 +1,80 @@
+// Search throughput: environment steps per second of ENVS search on built-in web tasks with 1, 2 and 4
+// live browser contexts, and the share of time spent reaching children's states (restore or replay).
+// A second pass hides the snapshot capability so every child is reached by reset + replay.
+import { createRuntime, type Environment } from "../src/core/index.ts";
+import { systemClock } from "../src/core/system-runtime.ts";
+import { BrowserPool, createWebEnvironment } from "../src/envs/web/index.ts";
+import { createHeuristicWebPolicy } from "../src/policies/heuristic-web/heuristic-web-policy.ts";
+import { runSearch, SearchConfigSchema } from "../src/search/index.ts";
+import { createMemoryStore } from "../src/store/index.ts";
+
+const TASKS = ["login-user", "enter-password", "click-checkboxes", "settings-toggles"];
+
+function hideSnapshot(env: Environment): Environment {
+  return {
+    family: env.family,
+    suite: env.suite,
+    capabilities: { ...env.capabilities, snapshot: false },
+    reset: (o) => env.reset(o),
+    step: (a) => env.step(a),
+    evaluate: () => env.evaluate(),
+    fingerprint: () => env.fingerprint(),
+    close: () => env.close(),
+  };
+}
+
+async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean) {
+  const envs: Environment[] = [];
+  for (let i = 0; i < liveEnvs; i++) {
+    const env = await createWebEnvironment({ observation: { screenshot: false } }, { pool });
+    envs.push(replayOnly ? hideSnapshot(env) : env);
+  }
+  const store = createMemoryStore();
+  store.createRun({
+    id: "bench",
+    kind: "search",
+    seed: "b",
+    config: {},
+    codeVersion: "bench",
+    createdAtMs: 0,
+  });
+  const tasks = TASKS.map((id) => (envs[0] as Environment).suite.get(id));
+  const config = SearchConfigSchema.parse({ maxLiveEnvs: liveEnvs, maxNodesPerTree: 16 });
+  const start = performance.now();
+  const result = await runSearch(
+    {
+      envs,
+      policy: createHeuristicWebPolicy(),
+      runtime: createRuntime({ seed: "b", clock: systemClock }),
+      store,
+    },
+    { runId: "bench", seed: "b", tasks, config },
+  );
+  const seconds = (performance.now() - start) / 1000;
+  for (const e of envs) await e.close();
+  const envSteps = result.tasks.reduce((a, t) => a + t.counters.envSteps, 0);
+  const replayMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
+  return { stepsPerSecond: envSteps / seconds, replayShare: replayMs / 1000 / seconds, envSteps };
+}
+
+export async function benchSearch(): Promise<Record<string, number>> {
+  const pool = new BrowserPool();
+  const out: Record<string, number> = {};
+  try {
+    await measure(pool, 1, false); // warm-up: browser launch, JIT
+    for (const live of [1, 2, 4]) {
+      const r = await measure(pool, live, false);
+      out[`stepsPerSecond_${live}ctx`] = r.stepsPerSecond;
+      out[`replayShare_${live}ctx`] = r.replayShare;
+    }
+    const base = out.stepsPerSecond_1ctx ?? 1;
+    out.speedup_2ctx = (out.stepsPerSecond_2ctx ?? 0) / base;
+    out.speedup_4ctx = (out.stepsPerSecond_4ctx ?? 0) / base;
+    const replay = await measure(pool, 2, true);
+    out.stepsPerSecond_2ctx_replayOnly = replay.stepsPerSecond;
+    out.replayShare_2ctx_replayOnly = replay.replayShare;
+  } finally {
+    await pool.close();
+  }
+  return out;
+}
