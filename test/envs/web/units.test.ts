@@ -4,6 +4,7 @@ import {
   BUILTIN_TASKS_DIR,
   CORE_DIR,
   prefixKeys,
+  resolveChromiumPath,
   startTaskServer,
   type TaskServer,
   toPlaywrightKeys,
@@ -94,6 +95,20 @@ describe("small pieces", () => {
     expect(cut.length).toBeLessThanOrEqual(500);
     expect(cut).toMatch(/… \(\d+ more lines cut\)$/);
     expect(boundText("short", 500)).toBe("short");
+  });
+
+  it("the Chromium path: explicit, then $REHEARSAL_CHROMIUM, then /usr/bin/chromium", () => {
+    const saved = process.env.REHEARSAL_CHROMIUM;
+    try {
+      delete process.env.REHEARSAL_CHROMIUM;
+      expect(resolveChromiumPath()).toBe("/usr/bin/chromium");
+      process.env.REHEARSAL_CHROMIUM = "/opt/chrome/chrome";
+      expect(resolveChromiumPath()).toBe("/opt/chrome/chrome");
+      expect(resolveChromiumPath("/x/chromium")).toBe("/x/chromium");
+    } finally {
+      if (saved === undefined) delete process.env.REHEARSAL_CHROMIUM;
+      else process.env.REHEARSAL_CHROMIUM = saved;
+    }
   });
 
   it("config defaults and strictness", () => {
