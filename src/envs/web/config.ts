@@ -1,5 +1,34 @@
 import { z } from "zod";
 
+/**
+ * Features playwright-core 1.65 disables itself. Chromium keeps only the last `--disable-features`
+ * switch, so ours must repeat them (checked in test/envs/web/units.test.ts against the bundle).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES: ReadonlyArray<string> = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * Our additions: the omnibox popup WebUIs, which Chromium otherwise renders (an extra renderer
+ * process) for every browser context, i.e. at every reset.
+ */
+export const EXTRA_DISABLED_FEATURES: ReadonlyArray<string> = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
+
 /** Chromium switches every browser of the pool gets (see docs: DESIGN "Real components"). */
 export const CHROMIUM_FLAGS: ReadonlyArray<string> = [
   "--no-sandbox",
@@ -11,6 +40,7 @@ export const CHROMIUM_FLAGS: ReadonlyArray<string> = [
   "--disable-sync",
   // Wheel scrolling jumps instead of animating, so a step's scroll has finished when it settles.
   "--disable-smooth-scrolling",
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...EXTRA_DISABLED_FEATURES].join(",")}`,
 ];
 
 export const DEFAULT_CHROMIUM_PATH = "/usr/bin/chromium";

@@ -4,6 +4,8 @@ export { BrowserPool, type BrowserPoolOptions } from "./browser-pool.ts";
 export {
   CHROMIUM_FLAGS,
   DEFAULT_CHROMIUM_PATH,
+  EXTRA_DISABLED_FEATURES,
+  PLAYWRIGHT_DISABLED_FEATURES,
   resolveChromiumPath,
   ViewportSchema,
   type WebEnvironmentConfig,

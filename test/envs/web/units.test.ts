@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BUILTIN_TASKS_DIR,
+  CHROMIUM_FLAGS,
   CORE_DIR,
+  PLAYWRIGHT_DISABLED_FEATURES,
   prefixKeys,
   resolveChromiumPath,
   startTaskServer,
@@ -109,6 +114,16 @@ describe("small pieces", () => {
       if (saved === undefined) delete process.env.REHEARSAL_CHROMIUM;
       else process.env.REHEARSAL_CHROMIUM = saved;
     }
+  });
+
+  it("our --disable-features repeats playwright-core's own list (Chromium keeps only the last switch)", () => {
+    const pkg = createRequire(import.meta.url).resolve("playwright-core/package.json");
+    const bundle = readFileSync(join(dirname(pkg), "lib", "coreBundle.js"), "utf8");
+    const block = /disabledFeatures = \[([\s\S]*?)\]/.exec(bundle)?.[1];
+    expect(block, "playwright-core changed its bundle: update PLAYWRIGHT_DISABLED_FEATURES").toBeDefined();
+    const theirs = [...(block ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+    expect([...PLAYWRIGHT_DISABLED_FEATURES]).toEqual(theirs);
+    expect(CHROMIUM_FLAGS.filter((f) => f.startsWith("--disable-features=")).length).toBe(1);
   });
 
   it("config defaults and strictness", () => {
