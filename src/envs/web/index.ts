@@ -13,6 +13,8 @@ export {
   WebEnvironmentConfigSchema,
   WebObservationConfigSchema,
 } from "./config.ts";
+export { createWebEnvironment, type WebEnvironmentDeps } from "./create-web-environment.ts";
+export type { EndReason, Episode } from "./episode.ts";
 export { toPlaywrightKeys } from "./keys.ts";
 export { PageOracleActionSchema } from "./oracle.ts";
 export {
@@ -41,10 +43,5 @@ export {
   WebTaskManifestSchema,
 } from "./suite.ts";
 export { startTaskServer, type TaskServer } from "./task-server.ts";
-export {
-  createWebEnvironment,
-  WebEnvironment,
-  type WebEnvironmentDeps,
-  type WebEnvironmentMetrics,
-} from "./web-environment.ts";
+export { WebEnvironment, type WebEnvironmentMetrics } from "./web-environment.ts";
 export { ReplayMismatchError, WEB_ERROR_CODES } from "./web-errors.ts";

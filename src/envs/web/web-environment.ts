@@ -16,54 +16,23 @@ import {
   ResetOptionsSchema,
   type StepResult,
   sha256Hex,
-  silentLogger,
-  type Task,
   UserError,
   type VerifierResult,
 } from "../../core/index.ts";
 import { performAction } from "./actions.ts";
-import { BrowserPool } from "./browser-pool.ts";
-import {
-  type WebEnvironmentConfig,
-  type WebEnvironmentConfigInput,
-  WebEnvironmentConfigSchema,
-} from "./config.ts";
-import { type EpisodePage, openEpisodePage } from "./episode-page.ts";
+import type { BrowserPool } from "./browser-pool.ts";
+import type { WebEnvironmentConfig } from "./config.ts";
+import { type Episode, evalIn, guardIn, readView } from "./episode.ts";
+import { openEpisodePage } from "./episode-page.ts";
 import { buildObservation } from "./observe.ts";
 import { translateOracleAction } from "./oracle.ts";
-import {
-  agentCall,
-  FINGERPRINT_EXPRESSION,
-  type PageGlobals,
-  type PageView,
-  SETTLED_VIEW_EXPRESSION,
-  VIEW_EXPRESSION,
-} from "./page-agent.ts";
+import { agentCall, FINGERPRINT_EXPRESSION, type PageGlobals, type PageView } from "./page-agent.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
 import { scoreGlobals } from "./score.ts";
 import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
-import { CORE_DIR, createWebSuite, type WebSuite } from "./suite.ts";
-import { startTaskServer, type TaskServer } from "./task-server.ts";
-import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
-
-export interface WebEnvironmentDeps {
-  /** Browser pool to use; default the process-wide shared pool (released on close). */
-  pool?: BrowserPool;
-  /** Task suite; default from `config.tasksDir`, else the built-in suite. */
-  suite?: WebSuite;
-  logger?: Logger;
-}
-
-type EndReason = "page" | "done" | "fail" | "truncated";
-
-interface Episode {
-  task: Task;
-  seed: number;
-  handle: EpisodePage;
-  steps: number;
-  ended: EndReason | null;
-  last: Observation | null;
-}
+import type { WebSuite } from "./suite.ts";
+import type { TaskServer } from "./task-server.ts";
+import { browserCrashed, WEB_ERROR_CODES } from "./web-errors.ts";
 
 export interface WebEnvironmentMetrics {
   episodes: number;
@@ -392,66 +361,18 @@ export class WebEnvironment implements Environment {
   }
 
   private eval<T>(ep: Episode, expression: string): Promise<T> {
-    return withTimeout(
-      ep.handle.page.evaluate(expression) as Promise<T>,
-      this.config.actionTimeoutMs,
-      "a page evaluation",
-    );
+    return evalIn<T>(ep, expression, this.config.actionTimeoutMs);
   }
 
   /** Runs a browser operation; a dead browser or page becomes `env.browser_crashed`. */
-  private async guard<T>(ep: Episode, operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof UserError) throw error;
-      if (error instanceof EnvironmentError && error.code !== WEB_ERROR_CODES.timeout) throw error;
-      if (ep.handle.dead || !(await this.alive(ep))) {
-        ep.handle.dead = true;
-        this.totals.crashes += 1;
-        throw browserCrashed(operation, error);
-      }
-      if (error instanceof EnvironmentError) throw error;
-      throw new EnvironmentError(
-        WEB_ERROR_CODES.browserError,
-        `${operation} failed in the browser: ${(error as Error).message.split("\n")[0]}`,
-        { cause: error },
-      );
-    }
-  }
-
-  private async alive(ep: Episode): Promise<boolean> {
-    if (ep.handle.page.isClosed() || !ep.handle.context.browser()?.isConnected()) return false;
-    try {
-      await withTimeout(ep.handle.page.evaluate("1"), 2_000, "a liveness probe");
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * The page view. With `settle`, first lets the page settle after an action (a navigation, if
-   * one started, loads; then one animation frame and a macrotask; then `settleMs`), in the same
-   * evaluation as the view when `settleMs` is 0.
-   */
-  private async view(ep: Episode, settle = false): Promise<PageView> {
-    return this.guard(ep, "observing", async () => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          if (settle && this.config.settleMs > 0) {
-            await this.eval(ep, agentCall("settle"));
-            await ep.handle.page.waitForTimeout(this.config.settleMs);
-            return await this.eval<PageView>(ep, VIEW_EXPRESSION);
-          }
-          return await this.eval<PageView>(ep, settle ? SETTLED_VIEW_EXPRESSION : VIEW_EXPRESSION);
-        } catch (error) {
-          if (attempt >= 3 || !/context was destroyed|navigat|__rh/i.test((error as Error).message))
-            throw error;
-          await ep.handle.page.waitForLoadState("load");
-        }
-      }
+  private guard<T>(ep: Episode, operation: string, fn: () => Promise<T>): Promise<T> {
+    return guardIn(ep, operation, fn, () => {
+      this.totals.crashes += 1;
     });
+  }
+
+  private view(ep: Episode, settle = false): Promise<PageView> {
+    return this.guard(ep, "observing", () => readView(ep, this.config, settle));
   }
 
   private async observe(ep: Episode, error: ActionError | undefined, known?: PageView): Promise<Observation> {
@@ -474,43 +395,4 @@ export class WebEnvironment implements Environment {
     ep.last = observation;
     return observation;
   }
-}
-
-/** Creates a web environment (starts its task server; the browser launches on the first reset). */
-export async function createWebEnvironment(
-  config: WebEnvironmentConfigInput = {},
-  deps: WebEnvironmentDeps = {},
-): Promise<WebEnvironment> {
-  const parsed = WebEnvironmentConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
-    throw new UserError("config.invalid", `invalid web environment config: ${issues}`);
-  }
-  const cfg = parsed.data;
-  const suite =
-    deps.suite ??
-    createWebSuite(
-      cfg.tasksDir === undefined
-        ? {}
-        : { dir: cfg.tasksDir, ...(cfg.suiteName ? { name: cfg.suiteName } : {}) },
-    );
-  const server = await startTaskServer({
-    mounts: [{ prefix: suite.mountPath, dir: suite.root }],
-    coreDir: CORE_DIR,
-  });
-  const sharedPool = deps.pool === undefined;
-  const pool =
-    deps.pool ??
-    BrowserPool.shared({
-      ...(cfg.executablePath ? { executablePath: cfg.executablePath } : {}),
-      headless: cfg.headless,
-    });
-  return new WebEnvironment({
-    config: cfg,
-    suite,
-    pool,
-    sharedPool,
-    server,
-    logger: deps.logger ?? silentLogger,
-  });
 }
