@@ -1,4 +1,4 @@
-import type { Action, Candidate, Policy, Random } from "../../core/index.ts";
+import type { Action, Candidate, Policy, PolicyContext, Random } from "../../core/index.ts";
 import { parseAxtree } from "./axtree.ts";
 import { parseInstruction } from "./instruction.ts";
 import { type Scored, scoreActions } from "./score.ts";
@@ -6,6 +6,19 @@ import { type Scored, scoreActions } from "./score.ts";
 export interface HeuristicWebPolicyOptions {
   /** Multiplies the temperature passed to `propose` (0 = always the best-scoring action). */
   temperatureScale?: number;
+}
+
+/** Names of the elements clicked so far, looked up in the observation each click was made on. */
+function visitedNames(history: PolicyContext["history"]): Set<string> {
+  const names = new Set<string>();
+  for (const h of history) {
+    if (h.action?.type !== "click" || h.action.elementId === undefined) continue;
+    const el = parseAxtree(h.observation.axtree ?? h.observation.text).elements.find(
+      (e) => e.id === (h.action as { elementId?: string }).elementId,
+    );
+    if (el?.name) names.add(el.name.trim().toLowerCase());
+  }
+  return names;
 }
 
 /** Softmax sampling over scores; temperature 0 picks the best (first on ties). */
@@ -38,6 +51,7 @@ export function createHeuristicWebPolicy(options: HeuristicWebPolicyOptions = {}
         page,
         ins,
         context.history.map((h) => h.action),
+        visitedNames(context.history),
       );
       const candidates: Candidate[] = [];
       for (let i = 0; i < n; i++) {

@@ -22,6 +22,8 @@ export interface ParsedInstruction {
   turnOff: string[];
   /** `set "Font size" to Large` pairs. */
   setTo: Array<{ name: string; value: string }>;
+  /** Product-like phrases to type into a search box. */
+  searchQueries: string[];
 }
 
 export function parseInstruction(text: string): ParsedInstruction {
@@ -46,6 +48,14 @@ export function parseInstruction(text: string): ParsedInstruction {
     name: m[1] ?? "",
     value: m[2] ?? "",
   }));
+  // What to search for: "I need a lightweight backpack in olive" → "lightweight backpack".
+  const searchQueries = [
+    ...text.matchAll(
+      /\b(?:need|want|find|buy|looking for|search for)\s+(?:an?|the|some)\s+([a-z][a-z -]*?)(?=\s+(?:in|for|with|that|which|priced|size|under)\b|[,.]|$)/gi,
+    ),
+  ]
+    .map((m) => (m[1] ?? "").trim())
+    .filter((q) => q.length > 0);
   return {
     text,
     lower: text.toLowerCase(),
@@ -55,5 +65,6 @@ export function parseInstruction(text: string): ParsedInstruction {
     turnOn,
     turnOff,
     setTo,
+    searchQueries,
   };
 }

@@ -37,18 +37,46 @@ function includesName(name: string, list: string[]): boolean {
   return n.length > 0 && list.some((x) => x.toLowerCase() === n);
 }
 
-function typeScores(el: AxElement, ins: ParsedInstruction, page: AxPage): Scored[] {
+/** Quoted names of things to switch or set are not values to type. */
+function typableValues(ins: ParsedInstruction): ParsedInstruction["labelled"] {
+  const names = new Set(
+    [...ins.turnOn, ...ins.turnOff, ...ins.setTo.map((p) => p.name)].map((n) => n.toLowerCase()),
+  );
+  return ins.labelled.filter((l) => !names.has(l.value.toLowerCase()));
+}
+
+/**
+ * Typing appends at the caret, so a field that holds a wrong value is first focused, then its text
+ * selected (ctrl+a), then typed over; an empty field is typed into directly.
+ */
+function typeScores(
+  el: AxElement,
+  ins: ParsedInstruction,
+  page: AxPage,
+  last: Action | null | undefined,
+): Scored[] {
   const out: Scored[] = [];
   const nameTokens = new Set(tokens(el.name));
   const seen = new Set<string>();
-  for (const { label, value } of ins.labelled) {
+  const selectedAll = last?.type === "key" && /^(ctrl|control|meta)\+a$/i.test(last.keys);
+  for (const { label, value } of typableValues(ins)) {
     if (seen.has(value) || el.value === value) continue;
     seen.add(value);
     const labelHit = label.some((w) => nameTokens.has(w)) ? 3 : 0;
-    out.push({
-      action: { type: "type", text: value, elementId: el.id },
-      score: 1 + labelHit + (el.value ? 0 : 1),
-    });
+    if (!el.value || (el.focused && selectedAll)) {
+      out.push({ action: { type: "type", text: value, elementId: el.id }, score: 2 + labelHit });
+    } else if (el.focused) {
+      out.push({ action: { type: "key", keys: "ctrl+a" }, score: 0.5 + labelHit });
+    } else {
+      out.push({ action: { type: "click", elementId: el.id }, score: 0.5 + labelHit });
+    }
+  }
+  if (/search/i.test(el.name)) {
+    for (const q of ins.searchQueries) {
+      if (el.value === q || seen.has(q)) continue;
+      seen.add(q);
+      out.push({ action: { type: "type", text: q, elementId: el.id }, score: el.value ? 0 : 2.5 });
+    }
   }
   // A code shown on the page but not in the instruction (copy tasks).
   for (const text of page.texts) {
@@ -72,7 +100,14 @@ export function pendingWork(page: AxPage, ins: ParsedInstruction): number {
   const hasCode = page.texts.some((t) => /\b(?=[A-Z0-9]*\d)[A-Z0-9]{4,}\b/.test(t));
   for (const el of page.elements) {
     if (el.disabled) continue;
-    if (TEXT_ROLES.has(el.role) && !el.value && (ins.labelled.length > 0 || hasCode)) pending += 1;
+    const searchable = ins.searchQueries.length > 0 && /search/i.test(el.name);
+    if (TEXT_ROLES.has(el.role) && !el.value && (ins.labelled.length > 0 || hasCode || searchable))
+      pending += 1;
+    if (TEXT_ROLES.has(el.role) && el.value) {
+      const nameTokens = new Set(tokens(el.name));
+      const meant = typableValues(ins).find((l) => l.label.some((w) => nameTokens.has(w)));
+      if (meant && meant.value !== el.value && !/^[•*●]+$/.test(el.value)) pending += 1;
+    }
     if (el.role === "checkbox" || el.role === "radio" || el.role === "switch") {
       if (
         !el.checked &&
@@ -93,13 +128,21 @@ export function pendingWork(page: AxPage, ins: ParsedInstruction): number {
   return pending;
 }
 
-function clickScore(
-  el: AxElement,
-  ins: ParsedInstruction,
-  lastClicked: string | undefined,
-  pending: number,
-): number {
-  let s = 2.5 * overlap(el.name, ins);
+const BACK = /^(back|‹|<|← ?back|cancel|close|home)\b/i;
+
+interface ClickContext {
+  lastClicked: string | undefined;
+  pending: number;
+  /** Names of elements clicked earlier in the episode (ids change when pages re-render; names do not). */
+  visited: ReadonlySet<string>;
+  /** Whether anything unvisited on the page matches the instruction. */
+  pageMatches: boolean;
+}
+
+function clickScore(el: AxElement, ins: ParsedInstruction, ctx: ClickContext): number {
+  const { lastClicked, pending } = ctx;
+  // A small base for every clickable element: with nothing matching, exploring beats scrolling forever.
+  let s = 0.4 + 2.5 * overlap(el.name, ins);
   if (includesName(el.name, ins.quoted)) s += 3;
   else if (el.name.length > 2 && ins.lower.includes(el.name.toLowerCase())) s += 1.5;
   if (SUBMIT.test(el.name.trim())) s += pending > 0 ? -4 : 1.2;
@@ -111,6 +154,11 @@ function clickScore(
   if ((el.role === "tab" || el.role === "radio" || el.role === "option") && (el.selected || el.checked))
     s -= 3;
   if (lastClicked === el.id) s -= 3;
+  const name = el.name.trim().toLowerCase();
+  const isBack = BACK.test(el.name.trim());
+  if (ctx.visited.has(name) && !SUBMIT.test(el.name.trim()) && !isBack) s -= 1.5;
+  // Nothing left to do here: going back is how a multi-page app moves on.
+  if (isBack && pending === 0 && !ctx.pageMatches) s += 1.5;
   return s;
 }
 
@@ -124,15 +172,25 @@ export function scoreActions(
   page: AxPage,
   ins: ParsedInstruction,
   history: ReadonlyArray<Action | null>,
+  visited: ReadonlySet<string> = new Set(),
 ): Scored[] {
   const out: Scored[] = [];
   const last = history[history.length - 1];
   const lastClicked = last?.type === "click" ? last.elementId : undefined;
   const pending = pendingWork(page, ins);
+  const pageMatches = page.elements.some(
+    (el) =>
+      !el.disabled &&
+      CLICK_ROLES.has(el.role) &&
+      !SUBMIT.test(el.name.trim()) &&
+      overlap(el.name, ins) > 0 &&
+      !visited.has(el.name.trim().toLowerCase()),
+  );
+  const ctx: ClickContext = { lastClicked, pending, visited, pageMatches };
   for (const el of page.elements) {
     if (el.disabled) continue;
     if (TEXT_ROLES.has(el.role) || (el.role === "combobox" && !el.options)) {
-      out.push(...typeScores(el, ins, page));
+      out.push(...typeScores(el, ins, page, last));
       if (el.focused && el.value) out.push({ action: { type: "key", keys: "Enter" }, score: 0.8 });
     } else if (el.role === "combobox" && el.options) {
       for (const option of el.options) {
@@ -150,13 +208,16 @@ export function scoreActions(
     } else if (CLICK_ROLES.has(el.role)) {
       out.push({
         action: { type: "click", elementId: el.id },
-        score: clickScore(el, ins, lastClicked, pending),
+        score: clickScore(el, ins, ctx),
       });
     }
   }
   const best = out.reduce((m, c) => Math.max(m, c.score), Number.NEGATIVE_INFINITY);
   const scrolledLast = last?.type === "scroll";
-  out.push({ action: { type: "scroll", direction: "down", amount: 300 }, score: scrolledLast ? -1 : best < 1 ? 1.5 : -0.5 });
+  out.push({
+    action: { type: "scroll", direction: "down", amount: 300 },
+    score: scrolledLast ? -1 : best < 1 ? 1.5 : -0.5,
+  });
   out.push({ action: { type: "done" }, score: pending > 0 ? -4 : -2 });
   return out;
 }
