@@ -30,10 +30,10 @@ describe("built-in web tasks: the oracle solves every task", () => {
         expect(run.errors, context).toEqual([]);
         expect(run.result.success, context).toBe(true);
         expect(run.result.reward, context).toBe(1);
-        // Tiers are honest: short tasks take 1-3 steps, long ones 7-15.
+        // Tiers are honest: short tasks take 1-3 steps, long ones 8-15.
         if (m.tier === "short") expect(run.actions.length, context).toBeLessThanOrEqual(3);
         else {
-          expect(run.actions.length, context).toBeGreaterThanOrEqual(7);
+          expect(run.actions.length, context).toBeGreaterThanOrEqual(8);
           expect(run.actions.length, context).toBeLessThanOrEqual(15);
         }
       }

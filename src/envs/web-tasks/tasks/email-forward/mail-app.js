@@ -495,7 +495,11 @@
           listed()
             .slice(S.page * PAGE, S.page * PAGE + PAGE)
             .map((e) => e.id);
-        const a = findInList(g.sender, () => remaining.every((x) => rows().includes(x)));
+        // Always find the sender's mail by searching (the task is to find them, not to spot them).
+        const a = findInList(
+          g.sender,
+          () => S.search === g.sender && remaining.every((x) => rows().includes(x)),
+        );
         if (a) return a;
         if (!remaining.every((x) => rows().includes(x)))
           return S.page > 0 ? click("#prev-page") : click("#next-page");
