@@ -4,8 +4,13 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The browser-side agent (page/agent.js), installed into every page before its scripts. */
-export const PAGE_AGENT_SOURCE: string = readFileSync(join(here, "page", "agent.js"), "utf8");
+/**
+ * The browser-side agent (page/agent.js, then page/agent-snapshot.js, which publishes
+ * `window.__rh`), installed into every page before its scripts.
+ */
+export const PAGE_AGENT_SOURCE: string = ["agent.js", "agent-snapshot.js"]
+  .map((file) => readFileSync(join(here, "page", file), "utf8"))
+  .join("\n;\n");
 
 /** A call to the page agent as an expression string: `window.__rh.name(...args)`. */
 export function agentCall(name: string, ...args: ReadonlyArray<unknown>): string {
