@@ -27,10 +27,15 @@ const ARGS = [
   "3",
 ];
 
-/** Runs the CLI; kills it with SIGKILL after `killAfterMs` when given. Resolves with how it ended. */
+/**
+ * Runs the CLI. With `killWhen`, polls every 100 ms and, once it holds, kills the process with SIGKILL
+ * after a further `extraMs` — so the kill lands at a random point after real progress, however slow
+ * the machine is.
+ */
 function runCli(
   args: string[],
-  killAfterMs?: number,
+  killWhen?: () => boolean,
+  extraMs = 0,
 ): Promise<{ killed: boolean; code: number | null; stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -42,14 +47,18 @@ function runCli(
       stdout += d.toString();
     });
     let killed = false;
-    const timer =
-      killAfterMs === undefined
-        ? undefined
-        : setTimeout(() => {
+    let armed = false;
+    const poll = killWhen
+      ? setInterval(() => {
+          if (armed || !killWhen()) return;
+          armed = true;
+          setTimeout(() => {
             killed = child.kill("SIGKILL");
-          }, killAfterMs);
+          }, extraMs);
+        }, 100)
+      : undefined;
     child.on("exit", (code) => {
-      if (timer) clearTimeout(timer);
+      if (poll) clearInterval(poll);
       resolve({ killed: killed && code === null, code, stdout });
     });
   });
@@ -108,26 +117,22 @@ describe("search resume after SIGKILL", () => {
     const random = createRandom("resume-kill-test");
     let kills = 0;
     let runId: string | undefined;
-    for (
-      let attempt = 0;
-      attempt < 60 && !(kills >= 5 && runId && runStatus(killedStore, runId) === "complete");
-      attempt++
-    ) {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      if (kills >= 5 && runId && runStatus(killedStore, runId) === "complete") break;
       const args = runId
         ? ["search", "--resume", runId, "--store", killedStore]
         : [...ARGS, "--store", killedStore];
-      // After five kills, let it finish.
-      const r = await runCli(args, kills >= 5 ? undefined : 900 + random.int(2200));
+      const before = runId ? storedNodes(killedStore, runId) : 0;
+      // Kill once this attempt has stored new nodes, at a random moment after that; after five kills, let it finish.
+      const progressed = () => {
+        const id = runId ?? searchRunId(killedStore);
+        return id !== undefined && storedNodes(killedStore, id) > before;
+      };
+      const r = kills >= 5 ? await runCli(args) : await runCli(args, progressed, random.int(600));
       runId ??= searchRunId(killedStore);
       const status = runId ? runStatus(killedStore, runId) : undefined;
-      if (r.killed && runId && status !== "complete" && storedNodes(killedStore, runId) > 0) kills += 1;
+      if (r.killed && status !== "complete") kills += 1;
       else if (!r.killed && r.code !== 0) throw new Error(`search exited with code ${r.code}`);
-      else if (status === "complete" && kills < 5) {
-        // Finished before enough kills: start over in a fresh store so that the kills land mid-run.
-        rmSync(killedStore, { recursive: true, force: true });
-        runId = undefined;
-        kills = 0;
-      }
     }
     expect(kills).toBeGreaterThanOrEqual(5);
     expect(runId).toBeDefined();
