@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Action, VerifierResult } from "../../../src/core/index.ts";
 import { BUILTIN_TASKS_DIR, type WebEnvironment } from "../../../src/envs/web/index.ts";
@@ -16,7 +16,7 @@ export interface Manifest {
 /** The manifests of every built-in task folder, sorted by id. */
 export function builtinManifests(): Manifest[] {
   return readdirSync(BUILTIN_TASKS_DIR, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && existsSync(join(BUILTIN_TASKS_DIR, d.name, "task.json")))
     .map((d) => JSON.parse(readFileSync(join(BUILTIN_TASKS_DIR, d.name, "task.json"), "utf8")) as Manifest)
     .sort((a, b) => a.id.localeCompare(b.id));
 }

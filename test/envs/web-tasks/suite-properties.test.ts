@@ -1,8 +1,13 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Action, createRandom } from "../../../src/core/index.ts";
-import { BUILTIN_TASKS_DIR, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import {
+  BUILTIN_TASKS_DIR,
+  createWebEnvironment,
+  createWebSuite,
+  type WebEnvironment,
+} from "../../../src/envs/web/index.ts";
 import { axElements, builtinManifests, continueOracle, runOracle } from "./helpers.ts";
 
 const manifests = builtinManifests();
@@ -19,13 +24,23 @@ describe("built-in web task manifests", () => {
     }
   });
 
-  it("keeps the shared app scripts identical across the task folders that copy them", () => {
-    const same = (file: string, ids: string[]) => {
-      const texts = ids.map((id) => readFileSync(join(BUILTIN_TASKS_DIR, id, file), "utf8"));
-      for (const t of texts) expect(t).toBe(texts[0]);
-    };
-    same("mail-app.js", ["email-reply", "email-forward", "email-delete-find"]);
-    same("files-app.js", ["file-rename", "file-move"]);
+  it("loads the shared app scripts from tasks/_shared, which is not a task", () => {
+    for (const [file, ids] of [
+      ["mail-app.js", ["email-reply", "email-forward", "email-delete-find"]],
+      ["files-app.js", ["file-rename", "file-move"]],
+    ] as const) {
+      expect(existsSync(join(BUILTIN_TASKS_DIR, "_shared", file))).toBe(true);
+      for (const id of ids) {
+        expect(readFileSync(join(BUILTIN_TASKS_DIR, id, "index.html"), "utf8")).toContain(
+          `src="../_shared/${file}"`,
+        );
+      }
+    }
+    expect(
+      createWebSuite()
+        .list()
+        .map((t) => t.id),
+    ).not.toContain("_shared");
   });
 });
 
