@@ -10,6 +10,7 @@ import { floatOption, intOption, listOption } from "../options.ts";
 import { formatPercent, type Output } from "../output.ts";
 import { createPolicyFromConfig } from "../policies.ts";
 import { createProgress } from "../progress.ts";
+import { markRunFailed } from "../run-status.ts";
 
 interface EvalFlags {
   config?: string;
@@ -85,10 +86,11 @@ export function registerEval(program: Command, out: () => Output): void {
       const controller = new AbortController();
       const onSigint = () => controller.abort();
       process.once("SIGINT", onSigint);
+      let runId: string | undefined;
       try {
         const tasks = selectTasks(env.suite, config.tasks);
         const policy = await createPolicyFromConfig(config, runtime);
-        const runId = runtime.ids.next("eval");
+        runId = runtime.ids.next("eval");
         store.createRun({
           id: runId,
           kind: "eval",
@@ -168,6 +170,9 @@ export function registerEval(program: Command, out: () => Output): void {
           o.line(
             `action entropy: ${report.entropy.meanBits.toFixed(3)} bits over ${report.entropy.states} states (${report.entropy.samples} samples each, T=1)`,
           );
+      } catch (e) {
+        if (runId) markRunFailed(store, runId, runtime, e);
+        throw e;
       } finally {
         process.off("SIGINT", onSigint);
         await env.close();

@@ -8,6 +8,7 @@ import { floatOption, intOption, listOption } from "../options.ts";
 import { formatPercent, type Output } from "../output.ts";
 import { createPolicyFromConfig } from "../policies.ts";
 import { createProgress } from "../progress.ts";
+import { markRunFailed } from "../run-status.ts";
 import { printRunSummary } from "./run-summary.ts";
 
 interface RunFlags {
@@ -63,10 +64,11 @@ export function registerRun(program: Command, out: () => Output): void {
       const controller = new AbortController();
       const onSigint = () => controller.abort();
       process.once("SIGINT", onSigint);
+      let runId: string | undefined;
       try {
         const tasks = selectTasks(env.suite, config.tasks);
         const policy = await createPolicyFromConfig(config, runtime);
-        const runId = runtime.ids.next("run");
+        runId = runtime.ids.next("run");
         store.createRun({
           id: runId,
           kind: "run",
@@ -104,6 +106,9 @@ export function registerRun(program: Command, out: () => Output): void {
         store.updateRun(runId, { status, summary: { ...summary }, updatedAtMs: runtime.clock.nowMs() });
         await policy.close?.();
         printRunSummary(o, { runId, status, env: config.env, policy: config.policy, summary });
+      } catch (e) {
+        if (runId) markRunFailed(store, runId, runtime, e);
+        throw e;
       } finally {
         process.off("SIGINT", onSigint);
         await env.close();

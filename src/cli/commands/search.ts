@@ -15,6 +15,7 @@ import { intOption, listOption } from "../options.ts";
 import type { Output } from "../output.ts";
 import { createPolicyFromConfig } from "../policies.ts";
 import { createProgress } from "../progress.ts";
+import { markRunFailed } from "../run-status.ts";
 import { printSearchSummary } from "./search-summary.ts";
 
 interface SearchFlags {
@@ -178,6 +179,9 @@ export function registerSearch(program: Command, out: () => Output): void {
         });
         await policy.close?.();
         printSearchSummary(o, { runId, status, results: result.tasks });
+      } catch (e) {
+        if (runId) markRunFailed(store, runId, runtime, e);
+        throw e;
       } finally {
         process.off("SIGINT", onSigint);
         for (const e of envs) await e.close();
