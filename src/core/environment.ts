@@ -73,5 +73,12 @@ export interface Environment {
   close(): Promise<void>;
 }
 
+/**
+ * The code of the `EnvironmentError` that `snapshot()` throws for a task whose state cannot be saved
+ * exactly (an environment may declare `snapshot` and still lack it for some tasks). Callers fall back
+ * to deterministic replay.
+ */
+export const SNAPSHOT_UNSUPPORTED = "env.snapshot_unsupported";
+
 /** Builds environments of one family; a pool or search creates several. */
 export type EnvironmentFactory = () => Promise<Environment>;

@@ -7,6 +7,7 @@ import {
   type Policy,
   type Proposal,
   type Runtime,
+  SNAPSHOT_UNSUPPORTED,
   type Task,
 } from "../core/index.ts";
 import { bucketCandidates } from "./buckets.ts";
@@ -14,6 +15,17 @@ import type { SearchConfig } from "./config.ts";
 import { decideBranching, endReason, probesPerNode } from "./gates.ts";
 import { reachState } from "./materialize.ts";
 import { historyOf, pathSteps, type SearchNode } from "./node.ts";
+
+/** The environment's snapshot, or undefined when it has none for this task (children then replay). */
+async function trySnapshot(env: Environment): Promise<EnvironmentSnapshot | undefined> {
+  if (!env.capabilities.snapshot || !env.snapshot) return undefined;
+  try {
+    return await env.snapshot();
+  } catch (e) {
+    if (isRehearsalError(e) && e.code === SNAPSHOT_UNSUPPORTED) return undefined;
+    throw e;
+  }
+}
 
 export interface TreeSpec {
   treeId: string;
@@ -317,7 +329,7 @@ export async function searchTree(
       changed.add(node);
       if (decision.children.length > 0) {
         const fingerprint = await env.fingerprint();
-        const snapshot = env.capabilities.snapshot && env.snapshot ? await env.snapshot() : undefined;
+        const snapshot = await trySnapshot(env);
         node.budget -= 1;
         node.hasBranched = true;
         for (const b of decision.children) {

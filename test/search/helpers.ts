@@ -2,7 +2,9 @@ import {
   type Action,
   createRuntime,
   type Environment,
+  EnvironmentError,
   type Policy,
+  SNAPSHOT_UNSUPPORTED,
   type Task,
 } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
@@ -18,7 +20,13 @@ import { createMemoryStore, type RunStore } from "../../src/store/index.ts";
 /** A FrozenLake environment with some capabilities hidden or faults injected (for search tests). */
 export function wrapEnvironment(
   env: Environment,
-  options: { hideSnapshot?: boolean; noisyFingerprint?: boolean; failOnStep?: (n: number) => boolean } = {},
+  options: {
+    hideSnapshot?: boolean;
+    noisyFingerprint?: boolean;
+    failOnStep?: (n: number) => boolean;
+    /** Declares snapshot but throws SNAPSHOT_UNSUPPORTED (like web pages without save/restore). */
+    snapshotUnsupported?: boolean;
+  } = {},
   /** Counters shared by all wrapped environments of one search. */
   shared: { steps: number; prints: number } = { steps: 0, prints: 0 },
 ): Environment {
@@ -31,7 +39,6 @@ export function wrapEnvironment(
       shared.steps += 1;
       const steps = shared.steps;
       if (options.failOnStep?.(steps)) {
-        const { EnvironmentError } = await import("../../src/core/index.ts");
         throw new EnvironmentError("env.test_crash", `injected failure at step ${steps}`);
       }
       return env.step(a);
@@ -42,6 +49,13 @@ export function wrapEnvironment(
     close: () => env.close(),
   };
   if (env.oracleAction) wrapped.oracleAction = () => env.oracleAction!();
+  if (options.snapshotUnsupported) {
+    wrapped.snapshot = async () => {
+      throw new EnvironmentError(SNAPSHOT_UNSUPPORTED, "this task cannot save its state");
+    };
+    wrapped.restore = (snap) => env.restore!(snap);
+    return wrapped;
+  }
   if (!options.hideSnapshot && env.snapshot && env.restore) {
     wrapped.snapshot = () => env.snapshot!();
     wrapped.restore = (s) => env.restore!(s);

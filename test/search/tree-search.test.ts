@@ -78,6 +78,21 @@ describe("ENVS tree search on FrozenLake", () => {
     }
   });
 
+  it("falls back to replay when the environment cannot snapshot a task", async () => {
+    const snap = await searchFrozenLake({ envOptions: { slippery: true } });
+    const unsupported = await searchFrozenLake({
+      envOptions: { slippery: true },
+      wrap: { snapshotUnsupported: true },
+    });
+    expect(unsupported.result.tasks.reduce((a, t) => a + t.counters.replaySteps, 0)).toBeGreaterThan(0);
+    expect(unsupported.result.tasks.reduce((a, t) => a + t.counters.restores, 0)).toBe(0);
+    for (let i = 0; i < snap.result.tasks.length; i++) {
+      expect(treeView(unsupported.result.tasks[i]!.nodes.values())).toEqual(
+        treeView(snap.result.tasks[i]!.nodes.values()),
+      );
+    }
+  });
+
   it("a replay whose state does not match is reported and the child dropped, never kept", async () => {
     const { result } = await searchFrozenLake({ wrap: { hideSnapshot: true, noisyFingerprint: true } });
     for (const t of result.tasks) {

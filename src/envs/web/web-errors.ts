@@ -1,4 +1,4 @@
-import { EnvironmentError } from "../../core/index.ts";
+import { EnvironmentError, SNAPSHOT_UNSUPPORTED } from "../../core/index.ts";
 
 /** Codes of the web environment's typed infrastructure errors. */
 export const WEB_ERROR_CODES = {
@@ -6,7 +6,7 @@ export const WEB_ERROR_CODES = {
   timeout: "env.timeout",
   browserError: "env.browser_error",
   taskPageInvalid: "env.task_page_invalid",
-  snapshotUnsupported: "env.snapshot_unsupported",
+  snapshotUnsupported: SNAPSHOT_UNSUPPORTED,
   replayMismatch: "env.replay_mismatch",
   notReset: "env.not_reset",
   closed: "env.closed",
