@@ -1,0 +1,223 @@
+import { z } from "zod";
+import { createFrozenLakeEnvironment } from "../envs/frozenlake/environment.ts";
+import { createFrozenLakeSuite } from "../envs/frozenlake/suite.ts";
+import { describeIssues, KnowledgeOptionsError } from "./errors.ts";
+import { type IterationMetrics, runSklLoop, SKL_METHODS, SklMethodSchema } from "./loops.ts";
+import { createStatisticalWriter } from "./statistical-writer.ts";
+import { round6 } from "./statistics.ts";
+import { renderLineChartSvg } from "./svg-chart.ts";
+import type { KnowledgeWriter } from "./writer.ts";
+
+/** Held-out maps are the last ones of the random group; with ≤ 50 + 50 maps this is the paper's 100 / 50. */
+const DEFAULT_SPLIT = 50;
+
+/**
+ * Options of `rehearsal skl frozenlake` (and of `runFrozenLakeSklExperiment`). Defaults follow the paper
+ * (50 train and 50 held-out 5x5 maps, 20 steps, N 3, H 15 for MC and 1 for TD).
+ */
+export const SklFrozenLakeOptionsSchema = z
+  .object({
+    /** `symmetric`: Gymnasium's 1/3 each; `asymmetric`: the paper's P = (0, 2/3). */
+    slip: z.enum(["symmetric", "asymmetric"]).default("symmetric"),
+    trainMaps: z.number().int().min(1).max(5_000).default(50),
+    testMaps: z.number().int().min(1).max(5_000).default(50),
+    iterations: z.number().int().min(1).max(1_000).default(10),
+    writer: z.enum(["statistical"]).default("statistical"),
+    methods: z
+      .array(SklMethodSchema)
+      .min(1)
+      .default([...SKL_METHODS]),
+    mapSize: z.number().int().min(3).max(16).default(5),
+    horizon: z.number().int().min(1).max(1_000).default(20),
+    /** Training episodes per map per iteration, and held-out episodes per map per evaluation. */
+    episodesPerMap: z.number().int().min(1).max(1_000).default(1),
+    evalEpisodesPerMap: z.number().int().min(1).max(1_000).default(1),
+    /** Continuations per update (N) and horizons (H) of the MC and TD updates. */
+    n: z.number().int().min(1).max(1_000).default(3),
+    hMc: z.number().int().min(1).max(1_000).default(15),
+    hTd: z.number().int().min(1).max(1_000).default(1),
+    scope: z.enum(["all", "last-epoch"]).default("all"),
+    /** Softmax temperature of the knowledge policy (training and evaluation alike). */
+    temperature: z.number().min(0).max(10).default(0.1),
+    /** Value assumed for actions without knowledge. */
+    optimisticPrior: z.number().min(0).max(1).default(0.5),
+    gamma: z.number().gt(0).max(1).default(0.95),
+    /** Penalty of falling into a hole in the statistical writer's values (0 = reward only). */
+    deathPenalty: z.number().min(0).max(10).default(1),
+    /** Also learn under a map-independent local key (3x3 neighbourhood + goal direction). */
+    generalise: z.boolean().default(true),
+    seed: z.union([z.string().min(1), z.number().int()]).default(0),
+  })
+  .strict();
+export type SklFrozenLakeOptionsInput = z.input<typeof SklFrozenLakeOptionsSchema>;
+export type SklFrozenLakeOptions = z.output<typeof SklFrozenLakeOptionsSchema>;
+
+export interface SklMethodReport {
+  method: string;
+  iterations: IterationMetrics[];
+  final: {
+    trainSuccessRate: number;
+    testSuccessRate: number;
+    trainGoodMoveRatio: number;
+    testGoodMoveRatio: number;
+    successDrop: number;
+  };
+  knowledge: {
+    keys: number;
+    versions: number;
+    examples: Array<{ key: string; version: number; text: string }>;
+  };
+}
+
+export interface SklFrozenLakeReport {
+  kind: "skl-frozenlake";
+  options: SklFrozenLakeOptions;
+  setup: {
+    dynamics: { intended: number; left: number; right: number };
+    trainTaskIds: string[];
+    testTaskIds: string[];
+    writer: string;
+  };
+  methods: SklMethodReport[];
+}
+
+export interface SklFrozenLakeResult {
+  report: SklFrozenLakeReport;
+  /** Success rate per iteration per method, train (solid) and test (dashed). */
+  svg: string;
+}
+
+const COLORS: Record<string, string> = {
+  "no-reflection": "#7f7f7f",
+  "trajectory-reflection": "#d62728",
+  "stateful-root": "#1f77b4",
+  "stateful-bootstrap": "#2ca02c",
+};
+
+function writerFor(options: SklFrozenLakeOptions): KnowledgeWriter {
+  return createStatisticalWriter({ gamma: options.gamma, deathPenalty: options.deathPenalty });
+}
+
+/** Parses experiment options; throws a `KnowledgeOptionsError` naming each problem. */
+export function parseSklFrozenLakeOptions(input: unknown): SklFrozenLakeOptions {
+  const parsed = SklFrozenLakeOptionsSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new KnowledgeOptionsError(
+      "SKL FrozenLake options",
+      describeIssues(parsed.error.issues),
+      parsed.error,
+    );
+  }
+  return parsed.data;
+}
+
+/** The success-rate chart of a report. */
+export function renderSklChart(report: SklFrozenLakeReport): string {
+  return renderLineChartSvg({
+    title: `SKL on FrozenLake (${report.options.slip} slip): success rate`,
+    xLabel: "iteration",
+    yLabel: "success rate",
+    series: report.methods.flatMap((m) => [
+      {
+        name: `${m.method} (train)`,
+        color: COLORS[m.method] ?? "#000000",
+        points: m.iterations.map((it) => [it.iteration, it.train.successRate] as const),
+      },
+      {
+        name: `${m.method} (test)`,
+        color: COLORS[m.method] ?? "#000000",
+        dashed: true,
+        points: m.iterations.map((it) => [it.iteration, it.test.successRate] as const),
+      },
+    ]),
+  });
+}
+
+/**
+ * Runs the SKL loops of SEEDS.md §2 on random FrozenLake maps and returns a JSON-serialisable report and
+ * an SVG chart. Deterministic: the same options give the same report, byte for byte.
+ */
+export async function runFrozenLakeSklExperiment(
+  input: SklFrozenLakeOptionsInput = {},
+): Promise<SklFrozenLakeResult> {
+  const options = parseSklFrozenLakeOptions(input);
+  const heldout = Math.max(options.testMaps, DEFAULT_SPLIT);
+  const count = Math.max(options.trainMaps, DEFAULT_SPLIT) + heldout;
+  const suite = createFrozenLakeSuite({
+    name: "skl-frozenlake",
+    standard: [],
+    randomMaps: { size: options.mapSize, count, heldoutCount: heldout },
+  });
+  const env = createFrozenLakeEnvironment(
+    {
+      horizon: options.horizon,
+      ...(options.slip === "asymmetric" ? { perpendicular: { left: 0, right: 2 / 3 } } : {}),
+    },
+    { suite },
+  );
+  const tasks = suite.list();
+  const trainTasks = tasks.filter((t) => t.split === "train").slice(0, options.trainMaps);
+  const testTasks = tasks.filter((t) => t.split === "heldout").slice(0, options.testMaps);
+  const writer = writerFor(options);
+  const methods: SklMethodReport[] = [];
+  try {
+    for (const method of options.methods) {
+      const result = await runSklLoop({
+        method,
+        env,
+        suite,
+        trainTasks,
+        testTasks,
+        iterations: options.iterations,
+        episodesPerMap: options.episodesPerMap,
+        evalEpisodesPerMap: options.evalEpisodesPerMap,
+        maxSteps: options.horizon,
+        writer,
+        budget: { n: options.n, hMc: options.hMc, hTd: options.hTd, scope: options.scope },
+        temperature: options.temperature,
+        optimisticPrior: options.optimisticPrior,
+        generalise: options.generalise,
+        seed: String(options.seed),
+      });
+      const last = result.iterations.at(-1) as IterationMetrics;
+      const keys = result.table.keys();
+      const versions = keys.reduce((n, k) => n + result.table.history(k).length, 0);
+      const root = trainTasks[0]
+        ? keys.filter((k) => k.includes(`${trainTasks[0]?.id}#`) || k.includes(`${trainTasks[0]?.id}:`))
+        : [];
+      methods.push({
+        method,
+        iterations: result.iterations,
+        final: {
+          trainSuccessRate: last.train.successRate,
+          testSuccessRate: last.test.successRate,
+          trainGoodMoveRatio: last.train.goodMoveRatio,
+          testGoodMoveRatio: last.test.goodMoveRatio,
+          successDrop: round6(last.train.successRate - last.test.successRate),
+        },
+        knowledge: {
+          keys: keys.length,
+          versions,
+          examples: root.slice(0, 3).map((k) => {
+            const e = result.table.read(k);
+            return { key: k, version: e?.version ?? 0, text: e?.text ?? "" };
+          }),
+        },
+      });
+    }
+  } finally {
+    await env.close();
+  }
+  const report: SklFrozenLakeReport = {
+    kind: "skl-frozenlake",
+    options,
+    setup: {
+      dynamics: { ...env.dynamics },
+      trainTaskIds: trainTasks.map((t) => t.id),
+      testTaskIds: testTasks.map((t) => t.id),
+      writer: writer.name,
+    },
+    methods,
+  };
+  return { report, svg: renderSklChart(report) };
+}
