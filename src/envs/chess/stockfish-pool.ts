@@ -37,8 +37,7 @@ export class StockfishPool {
   private readonly rejecters: Array<(error: Error) => void> = [];
   private closed = false;
   private closing: Promise<void> | undefined;
-  /** Engines started so far (replacements included). */
-  started = 0;
+  private startedCount = 0;
 
   constructor(input: StockfishPoolOptionsInput = {}) {
     const parsed = StockfishPoolOptionsSchema.safeParse(input);
@@ -51,6 +50,11 @@ export class StockfishPool {
     }
     this.options = parsed.data;
     this.scriptPath = parsed.data.scriptPath ?? stockfishScriptPath();
+  }
+
+  /** Engines started so far (replacements included). */
+  get started(): number {
+    return this.startedCount;
   }
 
   /** Process ids of the live engines (for tests and diagnostics). */
@@ -117,7 +121,7 @@ export class StockfishPool {
           scriptPath: this.scriptPath,
           startTimeoutMs: this.options.startTimeoutMs,
         });
-        this.started++;
+        this.startedCount++;
         if (this.closed) {
           await engine.kill();
           throw new EnvironmentError("chess.pool_closed", "The Stockfish pool was closed.");

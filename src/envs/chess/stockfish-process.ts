@@ -11,7 +11,8 @@ import { EnvironmentError, UserError } from "../../core/errors.ts";
  * `node <package>/bin/stockfish.js` (the 94 MB multi-threaded flavour) as a *second* child with inherited
  * stdio. We spawn the same kind of command ourselves — `node <package>/bin/<flavour>.js` — with the
  * lite single-threaded flavour by default: it starts in ~0.3 s, is deterministic at a fixed depth
- * (one thread), and killing our child kills the engine (no orphaned grandchild).
+ * (one thread), and killing our child kills the engine (no orphaned grandchild). If our process dies
+ * without `close()`, the engine's stdin closes and the engine script exits on its own.
  */
 export const STOCKFISH_FLAVOURS = [
   "stockfish-19-lite-single",

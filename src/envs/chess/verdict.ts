@@ -10,6 +10,9 @@ import type { Episode } from "./episode.ts";
  * - **0, terminated**: a draw (stalemate, insufficient material, threefold repetition, fifty moves).
  * - **0, truncated**: `maxAgentMoves` (default 10) agent move attempts without an end; illegal and
  *   invalid actions count as attempts but leave the board unchanged.
+ * "The listed line" means every move so far, the opponent's included, is the puzzle's: with the
+ * `solution` opponent the replies always follow it while the agent does; with `stockfish`, `random` or
+ * `first-legal` a reply that differs from the listed one leaves the line, and only checkmate wins then.
  * The step reward is the terminal reward on the final step and 0 before it; `evaluate()` returns the
  * same number for the current state (0 while running). Success means reward 1.
  */

@@ -63,7 +63,7 @@ describe("Stockfish over UCI", () => {
     pools.push(pool);
     expect(await pool.bestMove(BACK_RANK)).toBe("a1a8");
     const [pid] = pool.pids();
-    const pending = pool.bestMove(MIDDLEGAME, [], { movetimeMs: 600 });
+    const pending = pool.bestMove(MIDDLEGAME, [], { movetimeMs: 1_000 });
     await new Promise((r) => setTimeout(r, 150));
     process.kill(pid as number, "SIGKILL");
     expect(await pending).toMatch(/^[a-h][1-8][a-h][1-8]$/);
