@@ -42,9 +42,11 @@ export const SklFrozenLakeOptionsSchema = z
     /** Value assumed for actions without knowledge. */
     optimisticPrior: z.number().min(0).max(1).default(0.5),
     gamma: z.number().gt(0).max(1).default(0.95),
+    /** V(s') the TD update assumes for a successor without knowledge (optimism explores new states). */
+    unknownValue: z.number().min(-10).max(10).default(0),
     /** Penalty of falling into a hole in the statistical writer's values (0 = reward only). */
     deathPenalty: z.number().min(0).max(10).default(1),
-    /** Also learn under a map-independent local key (3x3 neighbourhood + goal direction). */
+    /** Also learn under a map-independent local key (the four neighbouring tiles + goal direction). */
     generalise: z.boolean().default(true),
     seed: z.union([z.string().min(1), z.number().int()]).default(0),
   })
@@ -95,7 +97,11 @@ const COLORS: Record<string, string> = {
 };
 
 function writerFor(options: SklFrozenLakeOptions): KnowledgeWriter {
-  return createStatisticalWriter({ gamma: options.gamma, deathPenalty: options.deathPenalty });
+  return createStatisticalWriter({
+    gamma: options.gamma,
+    deathPenalty: options.deathPenalty,
+    unknownValue: options.unknownValue,
+  });
 }
 
 /** Parses experiment options; throws a `KnowledgeOptionsError` naming each problem. */
