@@ -90,7 +90,11 @@ export async function runEnvsDemo(o: Output, flags: EnvsDemoFlags): Promise<void
     );
     progress.stop();
     store.updateRun(searchId, { status: "complete", updatedAtMs: runtime.clock.nowMs() });
-    printSearchSummary(o, { runId: searchId, status: "complete", results: search.tasks });
+    printSearchSummary(
+      o,
+      { runId: searchId, status: "complete", results: search.tasks },
+      { asResult: false },
+    );
 
     o.line(`\n2/3 export: balanced SFT file (TRL conversational, β 0.5, w_max 2) → ${flags.out}`);
     const sft = exportSft(store, {

@@ -1,9 +1,11 @@
 import type { TaskSearchResult } from "../../search/index.ts";
 import { formatPercent, type Output } from "../output.ts";
 
+/** Prints a search's per-task table; `asResult: false` when the caller prints its own JSON result. */
 export function printSearchSummary(
   o: Output,
   run: { runId: string; status: string; results: TaskSearchResult[] },
+  options: { asResult?: boolean } = {},
 ): void {
   const stats = run.results.map((r) => r.stats);
   const counters = run.results.map((r) => ({ taskId: r.stats.taskId, ...r.counters }));
@@ -17,7 +19,8 @@ export function printSearchSummary(
     replaySteps: counters.reduce((a, c) => a + c.replaySteps, 0),
     mismatches: counters.reduce((a, c) => a + c.mismatches, 0),
   };
-  o.result({ runId: run.runId, status: run.status, totals, perTask: stats, counters });
+  if (options.asResult ?? true)
+    o.result({ runId: run.runId, status: run.status, totals, perTask: stats, counters });
   o.line(`search ${run.runId} (${run.status})`);
   o.table(
     ["task", "tier", "split", "nodes", "leaves", "successes", "SR", "unique steps T", "dropped", "env steps"],
