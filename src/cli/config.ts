@@ -6,7 +6,7 @@ import { UserError } from "../core/index.ts";
 /** The run configuration (file and flags). Flags override the file. */
 export const RunConfigSchema = z
   .object({
-    env: z.enum(["frozenlake", "web"]).default("frozenlake"),
+    env: z.enum(["frozenlake", "web", "chess"]).default("frozenlake"),
     /** Options passed to the environment factory (validated by the environment). */
     envOptions: z.record(z.string(), z.unknown()).default({}),
     suite: z.string().default("builtin"),

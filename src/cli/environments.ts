@@ -14,6 +14,10 @@ export async function createEnvironmentFromConfig(
   switch (config.env) {
     case "frozenlake":
       return createFrozenLakeEnvironment(config.envOptions);
+    case "chess": {
+      const { createChessEnvironment } = await import("../envs/chess/index.ts");
+      return createChessEnvironment(config.envOptions);
+    }
     case "web": {
       // The web module (and Playwright) loads only when a web environment is asked for.
       const { createWebEnvironment } = await import("../envs/web/index.ts");

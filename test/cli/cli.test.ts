@@ -177,6 +177,42 @@ describe("rehearsal CLI", () => {
     expect(runCli(["no-such-command"]).code).toBe(2);
   });
 
+  it("plays chess puzzles: the oracle solves them, a random player does not", () => {
+    const oracle = runCli([
+      "--json",
+      "run",
+      "--env",
+      "chess",
+      "--policy",
+      "oracle",
+      "-n",
+      "1",
+      "--store",
+      store,
+    ]);
+    expect(oracle.code, oracle.stderr).toBe(0);
+    const o = json<{ summary: { successRate: number; episodes: number } }>(oracle);
+    expect(o.summary.episodes).toBeGreaterThanOrEqual(10);
+    expect(o.summary.successRate).toBe(1);
+    const random = json<{ summary: { successRate: number } }>(
+      runCli([
+        "--json",
+        "run",
+        "--env",
+        "chess",
+        "--policy",
+        "random",
+        "-n",
+        "1",
+        "--seed",
+        "2",
+        "--store",
+        store,
+      ]),
+    );
+    expect(random.summary.successRate).toBeLessThan(0.5);
+  });
+
   it("demo runs on the embedded defaults", () => {
     const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
     expect(r.code, r.stderr).toBe(0);
