@@ -68,11 +68,23 @@ interface SuffixRef {
   index: number;
 }
 
+/** The first index whose epoch is greater than `epoch` (refs are sorted ascending by epoch). */
+function insertionPoint(refs: ReadonlyArray<SuffixRef>, epoch: number): number {
+  let lo = 0;
+  let hi = refs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((refs[mid] as SuffixRef).stored.episode.epoch <= epoch) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Every suffix of every episode, indexed by the state it starts from. */
 export class ExperienceBuffer {
   private readonly episodes: StoredEpisode[] = [];
   private readonly byState = new Map<string, SuffixRef[]>();
-  private readonly ids = new Set<string>();
+  private readonly byId = new Map<string, StoredEpisode>();
   private latestEpoch = -1;
 
   get episodeCount(): number {
@@ -92,7 +104,7 @@ export class ExperienceBuffer {
 
   /** Adds an episode; its transitions must chain (each `state` is the previous `nextState`). */
   add(episode: BufferedEpisode): void {
-    if (this.ids.has(episode.id))
+    if (this.byId.has(episode.id))
       throw new KnowledgeEpisodeError(episode.id, "an episode with this id is already in the buffer");
     episode.transitions.forEach((t, i) => {
       const prev = episode.transitions[i - 1];
@@ -115,18 +127,26 @@ export class ExperienceBuffer {
       })),
     };
     this.episodes.push(stored);
-    this.ids.add(episode.id);
+    this.byId.set(episode.id, stored);
     this.latestEpoch = Math.max(this.latestEpoch, episode.epoch);
+    // Each state's refs stay sorted so that reading them backwards gives the query order: ascending by
+    // epoch, then by episode (added later = later), then by step index descending within an episode.
+    const byStateOfEpisode = new Map<string, SuffixRef[]>();
     stored.transitions.forEach((t, index) => {
-      const refs = this.byState.get(t.state) ?? [];
-      refs.push({ stored, index });
-      this.byState.set(t.state, refs);
+      const list = byStateOfEpisode.get(t.state) ?? [];
+      list.unshift({ stored, index });
+      byStateOfEpisode.set(t.state, list);
     });
+    for (const [state, list] of byStateOfEpisode) {
+      const refs = this.byState.get(state) ?? [];
+      refs.splice(insertionPoint(refs, episode.epoch), 0, ...list);
+      this.byState.set(state, refs);
+    }
   }
 
   /** Every transition of an episode, in order. */
   transitionsOf(episodeId: string): ReadonlyArray<Transition> {
-    return this.episodes.find((e) => e.episode.id === episodeId)?.transitions ?? [];
+    return this.byId.get(episodeId)?.transitions ?? [];
   }
 
   /**
@@ -139,14 +159,14 @@ export class ExperienceBuffer {
     if (!parsed.success)
       throw new KnowledgeOptionsError("Continuation query options", describeIssues(parsed.error.issues));
     const { n, h, scope } = parsed.data;
-    const refs = (this.byState.get(stateKey) ?? []).filter(
-      (r) => scope === "all" || r.stored.episode.epoch === this.latestEpoch,
-    );
-    const ordered = [...refs].sort(
-      (a, b) =>
-        b.stored.episode.epoch - a.stored.episode.epoch || b.stored.seq - a.stored.seq || a.index - b.index,
-    );
-    return ordered.slice(0, n).map((r) => this.continuationFrom(r, h));
+    const refs = this.byState.get(stateKey) ?? [];
+    const out: Continuation[] = [];
+    for (let i = refs.length - 1; i >= 0 && out.length < n; i--) {
+      const ref = refs[i] as SuffixRef;
+      if (scope === "last-epoch" && ref.stored.episode.epoch !== this.latestEpoch) break;
+      out.push(this.continuationFrom(ref, h));
+    }
+    return out;
   }
 
   private continuationFrom(ref: SuffixRef, h: number): Continuation {
