@@ -37,6 +37,8 @@ export const SklFrozenLakeOptionsSchema = z
     hMc: z.number().int().min(1).max(1_000).default(15),
     hTd: z.number().int().min(1).max(1_000).default(1),
     scope: z.enum(["all", "last-epoch"]).default("all"),
+    /** Episodes the fully bootstrapping loop sweeps: failed ones (the paper) or all. */
+    bootstrapOn: z.enum(["failed", "all"]).default("failed"),
     /** Softmax temperature of the knowledge policy (training and evaluation alike). */
     temperature: z.number().min(0).max(10).default(0.1),
     /** Value assumed for actions without knowledge. */
@@ -183,6 +185,7 @@ export async function runFrozenLakeSklExperiment(
         temperature: options.temperature,
         optimisticPrior: options.optimisticPrior,
         generalise: options.generalise,
+        bootstrapOn: options.bootstrapOn,
         seed: String(options.seed),
       });
       const last = result.iterations.at(-1) as IterationMetrics;

@@ -48,6 +48,8 @@ export interface SklLoopOptions {
   budget: LoopBudget;
   temperature: number;
   optimisticPrior: number;
+  /** Which episodes the fully bootstrapping loop sweeps backward (SEEDS.md: failed ones). */
+  bootstrapOn: "failed" | "all";
   /** Also learn under the map-independent local key (`frozenLakeLocalKey`) so knowledge transfers. */
   generalise: boolean;
   seed: string;
@@ -231,7 +233,7 @@ async function learn(
         await updater.understand(states[0] as string, epoch);
         continue;
       }
-      if (episode.success) continue;
+      if (episode.success && options.bootstrapOn === "failed") continue;
       for (let t = states.length - 1; t >= 0; t--) {
         const key = states[t] as string;
         await updater.understand(key, epoch);
@@ -285,7 +287,7 @@ async function playSplit(
  * - `no-reflection`: nothing is learned (the policy acts on its prior);
  * - `trajectory-reflection`: path-keyed entries (step index → action outcomes) from whole episodes;
  * - `stateful-root`: MC update of z_{s0} only (N, H = budget.n, budget.hMc);
- * - `stateful-bootstrap`: on failed episodes, backward from s_{T-1} to s_0: MC (N, H) then TD (N, H = 1).
+ * - `stateful-bootstrap`: on failed episodes (all with `bootstrapOn: "all"`), backward from s_{T-1} to s_0: MC (N, H) then TD (N, H = 1).
  */
 export async function runSklLoop(options: SklLoopOptions): Promise<SklLoopResult> {
   const table = createKnowledgeTable();
