@@ -7,6 +7,7 @@ import { registerExport } from "./commands/export.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerSearch } from "./commands/search.ts";
+import { registerSkl } from "./commands/skl.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { createOutput, type Output } from "./output.ts";
@@ -31,6 +32,7 @@ export function buildProgram(): { program: Command; output: () => Output } {
   registerTasks(program, getOutput);
   registerSearch(program, getOutput);
   registerEval(program, getOutput);
+  registerSkl(program, getOutput);
   registerDemo(program, getOutput);
   return { program, output: getOutput };
 }

@@ -213,6 +213,39 @@ describe("rehearsal CLI", () => {
     expect(random.summary.successRate).toBeLessThan(0.5);
   });
 
+  it("skl frozenlake runs all loops and writes a JSON report and an SVG chart", () => {
+    const outDir = join(dir, "skl");
+    const r = runCli([
+      "--json",
+      "skl",
+      "frozenlake",
+      "--slip",
+      "asymmetric",
+      "--train-maps",
+      "4",
+      "--test-maps",
+      "3",
+      "--iterations",
+      "2",
+      "--out-dir",
+      outDir,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json<{
+      report: { methods: Array<{ method: string; iterations: unknown[] }> };
+      files: { svg: string };
+    }>(r);
+    expect(out.report.methods.map((m) => m.method)).toEqual([
+      "no-reflection",
+      "trajectory-reflection",
+      "stateful-root",
+      "stateful-bootstrap",
+    ]);
+    expect(out.report.methods.every((m) => m.iterations.length === 2)).toBe(true);
+    expect(readFileSync(out.files.svg, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(runCli(["skl", "frozenlake", "--slip", "sideways", "--out-dir", outDir]).code).toBe(2);
+  });
+
   it("demo runs on the embedded defaults", () => {
     const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
     expect(r.code, r.stderr).toBe(0);
