@@ -9,6 +9,7 @@ export * from "./observation.ts";
 export * from "./policy.ts";
 export * from "./random.ts";
 export * from "./runtime.ts";
+export * from "./snapshot.ts";
 export * from "./task.ts";
 export * from "./trajectory.ts";
 export * from "./verifier.ts";

@@ -7,11 +7,11 @@ import type {
   ResetOptions,
   StepResult,
 } from "../../core/environment.ts";
-import { EnvironmentSnapshotSchema, ResetOptionsSchema } from "../../core/environment.ts";
+import { ResetOptionsSchema } from "../../core/environment.ts";
 import { UserError } from "../../core/errors.ts";
-import { canonicalJson, sha256Hex } from "../../core/hash.ts";
 import type { Observation } from "../../core/observation.ts";
 import { createRandom } from "../../core/random.ts";
+import { readSnapshot, stateDigest } from "../../core/snapshot.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
 import { type ChessConfig, type ChessConfigInput, parseChessConfig } from "./config.ts";
@@ -119,7 +119,7 @@ class ChessPuzzles implements ChessEnvironment {
   async fingerprint(): Promise<string> {
     const ep = this.requireEpisode("fingerprint");
     const { lastError: _observational, ...state } = saveEpisode(ep);
-    return sha256Hex(canonicalJson({ family: this.family, taskId: ep.task.id, state }));
+    return stateDigest(this.family, ep.task.id, state);
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {
@@ -129,16 +129,9 @@ class ChessPuzzles implements ChessEnvironment {
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
     this.ensureOpen("restore");
-    const outer = EnvironmentSnapshotSchema.safeParse(snapshot);
-    const inner = EpisodeStateSchema.safeParse(outer.success ? outer.data.state : undefined);
-    if (!outer.success || !inner.success || outer.data.family !== this.family) {
-      throw new UserError(
-        "chess.bad_snapshot",
-        "Chess restore got something that is not a chess snapshot; pass a value from snapshot().",
-      );
-    }
-    const ep = this.freshEpisode(outer.data.taskId, outer.data.seed);
-    const s = inner.data;
+    const snap = readSnapshot(snapshot, this.family, EpisodeStateSchema, "chess.bad_snapshot", "Chess");
+    const ep = this.freshEpisode(snap.taskId, snap.seed);
+    const s = snap.state;
     const board = replayBoard(ep.puzzle.fen, s.history);
     if (!board || board.fen() !== s.fen) {
       throw new UserError(

@@ -6,11 +6,11 @@ import type {
   ResetOptions,
   StepResult,
 } from "../../core/environment.ts";
-import { EnvironmentSnapshotSchema, ResetOptionsSchema } from "../../core/environment.ts";
+import { ResetOptionsSchema } from "../../core/environment.ts";
 import { UserError } from "../../core/errors.ts";
-import { canonicalJson, sha256Hex } from "../../core/hash.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
 import { createRandom } from "../../core/random.ts";
+import { readSnapshot, stateDigest } from "../../core/snapshot.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
 import { type FrozenLakeConfig, type FrozenLakeConfigInput, parseFrozenLakeConfig } from "./config.ts";
@@ -152,7 +152,7 @@ class FrozenLake implements FrozenLakeEnvironment {
   async fingerprint(): Promise<string> {
     const ep = this.requireEpisode("fingerprint");
     const { lastError: _observational, ...state } = saveEpisode(ep);
-    return sha256Hex(canonicalJson({ family: this.family, taskId: ep.task.id, state }));
+    return stateDigest(this.family, ep.task.id, state);
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {
@@ -162,16 +162,15 @@ class FrozenLake implements FrozenLakeEnvironment {
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
     this.ensureOpen("restore");
-    const outer = EnvironmentSnapshotSchema.safeParse(snapshot);
-    const inner = EpisodeStateSchema.safeParse(outer.success ? outer.data.state : undefined);
-    if (!outer.success || !inner.success || outer.data.family !== this.family) {
-      throw new UserError(
-        "frozenlake.bad_snapshot",
-        "FrozenLake restore got something that is not a FrozenLake snapshot; pass a value from snapshot().",
-      );
-    }
-    const ep = this.freshEpisode(outer.data.taskId, outer.data.seed);
-    const s = inner.data;
+    const snap = readSnapshot(
+      snapshot,
+      this.family,
+      EpisodeStateSchema,
+      "frozenlake.bad_snapshot",
+      "FrozenLake",
+    );
+    const ep = this.freshEpisode(snap.taskId, snap.seed);
+    const s = snap.state;
     if (s.mapDigest !== ep.map.digest || s.row >= ep.map.size || s.col >= ep.map.size) {
       throw new UserError(
         "frozenlake.bad_snapshot",
