@@ -86,3 +86,8 @@ export function resolveRunConfig(
   }
   return r.data;
 }
+
+/** The policy a command uses when neither flags nor the config file name one: heuristic on the web. */
+export function defaultPolicyFor(env: unknown): "heuristic" | "random" {
+  return env === "web" ? "heuristic" : "random";
+}

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from "commander";
 import { evaluatePolicy } from "../../eval/index.ts";
 import { SearchConfigSchema } from "../../search/index.ts";
 import { codeVersion } from "../code-version.ts";
-import { readConfigFile, resolveRunConfig } from "../config.ts";
+import { defaultPolicyFor, readConfigFile, resolveRunConfig } from "../config.ts";
 import { createCliRuntime, openCliStore } from "../context.ts";
 import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
 import { floatOption, intOption, listOption } from "../options.ts";
@@ -65,13 +65,7 @@ export function registerEval(program: Command, out: () => Output): void {
           suite: flags.suite,
           tasksDir: flags.tasksDir,
           tasks: flags.tasks,
-          policy:
-            flags.policy ??
-            (fileOptions.policy === undefined
-              ? envName === "frozenlake"
-                ? "random"
-                : "heuristic"
-              : undefined),
+          policy: flags.policy ?? (fileOptions.policy === undefined ? defaultPolicyFor(envName) : undefined),
           seed: flags.seed,
           store: flags.store,
           episodes: flags.rollouts,

@@ -3,6 +3,7 @@ import { type Environment, UserError } from "../../core/index.ts";
 import { runSearch, SearchConfigSchema } from "../../search/index.ts";
 import { codeVersion } from "../code-version.ts";
 import {
+  defaultPolicyFor,
   formatZodIssues,
   type RunConfig,
   RunConfigSchema,
@@ -88,12 +89,7 @@ export function registerSearch(program: Command, out: () => Output): void {
               tasksDir: flags.tasksDir,
               tasks: flags.tasks,
               policy:
-                flags.policy ??
-                (fileOptions.policy === undefined
-                  ? envName === "frozenlake"
-                    ? "random"
-                    : "heuristic"
-                  : undefined),
+                flags.policy ?? (fileOptions.policy === undefined ? defaultPolicyFor(envName) : undefined),
               seed: flags.seed,
               store: storeDir,
             },
