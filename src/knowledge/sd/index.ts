@@ -1,0 +1,5 @@
+export * from "./bootstrap.ts";
+export * from "./datasets.ts";
+export * from "./options.ts";
+export * from "./pipeline.ts";
+export * from "./policy.ts";

@@ -1,0 +1,301 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { sha256Hex, stableSeed } from "../../core/hash.ts";
+import { createRandom } from "../../core/random.ts";
+import { createRuntime, type Runtime } from "../../core/runtime.ts";
+import type { Task } from "../../core/task.ts";
+import {
+  createFrozenLakeEnvironment,
+  type FrozenLakeEnvironment,
+} from "../../envs/frozenlake/environment.ts";
+import { renderGrid } from "../../envs/frozenlake/render.ts";
+import { createFrozenLakeSuite, type FrozenLakeSuite } from "../../envs/frozenlake/suite.ts";
+import { createChatClient } from "../../llm/client.ts";
+import { parseLlmConfig } from "../../llm/config.ts";
+import { KnowledgeOptionsError } from "../errors.ts";
+import { ExperienceBuffer } from "../experience-buffer.ts";
+import { createKnowledgeTable, type KnowledgeTable } from "../knowledge-table.ts";
+import { createLlmWriter } from "../llm-writer.ts";
+import { type PlayedEpisode, type PlayedStep, playEpisode } from "../play-episode.ts";
+import { createStatisticalWriter, describeStateKey } from "../statistical-writer.ts";
+import type { KnowledgeWriter } from "../writer.ts";
+import { bootstrapEpisode, distinctStates, type SweepContext, sampleStates } from "./bootstrap.ts";
+import {
+  actingMessages,
+  actionRecord,
+  actionTarget,
+  reflectRecord,
+  type SdActionRecord,
+  type SdReflectRecord,
+  toJsonl,
+} from "./datasets.ts";
+import { parseSklSdOptions, type SklSdOptions, type SklSdOptionsInput } from "./options.ts";
+import { createSdPolicy } from "./policy.ts";
+
+export const SD_FILES = {
+  base: "d_base.jsonl",
+  distill: "d_distill.jsonl",
+  reflect: "d_reflect.jsonl",
+  manifest: "manifest.json",
+} as const;
+
+export const SKL_SD_LOSS = "L = PG(D_base) + λ1·PG(D_distill) + λ2·SFT(D_reflect)";
+
+export interface SklSdDeps {
+  /** A writer to use instead of the one `options.writer` names (e.g. an LLM writer on a test server). */
+  writer?: KnowledgeWriter;
+  /** Runtime of the LLM client built from `options.llm` (default: a deterministic one from the seed). */
+  runtime?: Runtime;
+}
+
+export interface SklSdIterationStats {
+  iteration: number;
+  baseEpisodes: number;
+  baseSuccesses: number;
+  failed: number;
+  /** Distinct states of the failed episodes, and how many of them the bootstrapping updated (sampled). */
+  statesConsidered: number;
+  statesSampled: number;
+  updates: number;
+  retries: number;
+  retrySuccesses: number;
+}
+
+export interface SklSdManifest {
+  kind: "skl-sd";
+  version: 1;
+  loss: {
+    formula: string;
+    lambda1: number;
+    lambda2: number;
+    terms: Array<{
+      dataset: "base" | "distill" | "reflect";
+      loss: "PG" | "SFT";
+      weight: number;
+      file: string;
+    }>;
+  };
+  files: Record<"base" | "distill" | "reflect", { path: string; records: number; sha256: string }>;
+  iterations: SklSdIterationStats[];
+  writer: string;
+  taskIds: string[];
+  /** The options (without `outDir`, and without an LLM API key). */
+  options: Omit<SklSdOptions, "outDir">;
+}
+
+export interface SklSdResult {
+  manifest: SklSdManifest;
+  /** Absolute or relative paths as given by `outDir`. */
+  paths: Record<keyof typeof SD_FILES, string>;
+  records: { base: SdActionRecord[]; distill: SdActionRecord[]; reflect: SdReflectRecord[] };
+  table: KnowledgeTable;
+}
+
+function writerFor(options: SklSdOptions, deps: SklSdDeps): KnowledgeWriter {
+  if (deps.writer) return deps.writer;
+  if (options.writer === "statistical")
+    return createStatisticalWriter({ gamma: options.gamma, deathPenalty: options.deathPenalty });
+  if (!options.llm)
+    throw new KnowledgeOptionsError(
+      "SKL-SD options",
+      'writer "llm" needs an `llm` config (or an injected writer)',
+    );
+  const runtime = deps.runtime ?? createRuntime({ seed: String(options.seed) });
+  return createLlmWriter({
+    client: createChatClient(parseLlmConfig(options.llm), runtime),
+    describeState: describeStateKey,
+  });
+}
+
+interface Setup {
+  options: SklSdOptions;
+  env: FrozenLakeEnvironment;
+  suite: FrozenLakeSuite;
+  table: KnowledgeTable;
+}
+
+function gridOf(setup: Setup, taskId: string, step: PlayedStep): string {
+  return step.cell ? renderGrid(setup.suite.map(taskId), step.cell) : step.state;
+}
+
+async function play(setup: Setup, task: Task, id: string, iteration: number): Promise<PlayedEpisode> {
+  const { options } = setup;
+  return playEpisode({
+    id,
+    env: setup.env,
+    policy: createSdPolicy(setup.table, options.temperature, options.optimisticPrior),
+    task,
+    // The retry replays the base rollout's slip stream: only the knowledge differs.
+    seed: stableSeed(String(options.seed), "sd-env", task.id, iteration),
+    maxSteps: options.horizon,
+    temperature: options.temperature,
+    random: (step) => createRandom(String(options.seed), "sd-policy", id, step),
+  });
+}
+
+/** D_base / D_distill records of an episode; `showKnowledge` reads the table as it is now. */
+function actingRecords(
+  setup: Setup,
+  episode: PlayedEpisode,
+  dataset: "base" | "distill",
+  iteration: number,
+  showKnowledge: boolean,
+): SdActionRecord[] {
+  return episode.steps.map((step, index) => {
+    const knowledge = showKnowledge ? (setup.table.read(step.state)?.text ?? "(none yet)") : undefined;
+    return actionRecord(
+      actingMessages(gridOf(setup, episode.taskId, step), knowledge),
+      actionTarget(step.action),
+      {
+        dataset,
+        iteration,
+        taskId: episode.taskId,
+        episodeId: episode.id,
+        step: index,
+        stateKey: step.state,
+        action: step.actionLabel,
+        episodeReturn: episode.return,
+        knowledgeShown: showKnowledge,
+      },
+    );
+  });
+}
+
+function manifestOptions(options: SklSdOptions): Omit<SklSdOptions, "outDir"> {
+  const { outDir: _outDir, llm, ...rest } = options;
+  if (!llm) return rest;
+  const { apiKey: _apiKey, ...safe } = llm;
+  return { ...rest, llm: safe };
+}
+
+/**
+ * SKL-SD data generation on FrozenLake training maps. Per iteration: base rollouts with the current
+ * knowledge (successes → D_base; all → the experience buffer); on each failed episode, the backward
+ * bootstrapping sweep (optionally on a uniform sample of states), then a retry of the task with the
+ * refined knowledge pre-filled; a successful retry → D_distill (prompts without the pre-filled
+ * knowledge) and the sweep's updates → D_reflect. Writes three TRL conversational JSONL files and a
+ * manifest (λ1, λ2, counts, options). Deterministic: the same options give byte-identical files.
+ */
+export async function runSklSdPipeline(input: SklSdOptionsInput, deps: SklSdDeps = {}): Promise<SklSdResult> {
+  const options = parseSklSdOptions(input);
+  const writer = writerFor(options, deps);
+  const suite = createFrozenLakeSuite({
+    name: "skl-sd",
+    standard: [],
+    randomMaps: { size: options.mapSize, count: options.maps, heldoutCount: 0 },
+  });
+  const env = createFrozenLakeEnvironment(
+    {
+      horizon: options.horizon,
+      slippery: options.slip !== "none",
+      ...(options.slip === "asymmetric" ? { perpendicular: { left: 0, right: 2 / 3 } } : {}),
+    },
+    { suite },
+  );
+  const table = createKnowledgeTable();
+  const buffer = new ExperienceBuffer();
+  const setup: Setup = { options, env, suite, table };
+  const sweep: SweepContext = { table, buffer, writer, budget: options };
+  const tasks = suite.list();
+  const records: SklSdResult["records"] = { base: [], distill: [], reflect: [] };
+  const iterations: SklSdIterationStats[] = [];
+  try {
+    for (let iteration = 0; iteration < options.iterations; iteration++) {
+      const base: PlayedEpisode[] = [];
+      for (const task of tasks)
+        base.push(await play(setup, task, `sd:base:${task.id}:i${iteration}`, iteration));
+      for (const e of base) {
+        if (e.success) records.base.push(...actingRecords(setup, e, "base", iteration, true));
+        const transitions = e.steps.map(({ cell: _c, nextCell: _n, ...t }) => t);
+        buffer.add({ id: e.id, taskId: e.taskId, epoch: iteration, transitions });
+      }
+      const failed = base.filter((e) => !e.success && e.steps.length > 0);
+      const states = distinctStates(failed);
+      const sample = sampleStates(
+        states,
+        options.sampleFraction,
+        createRandom(String(options.seed), "sd-sample", iteration),
+      );
+      const stats: SklSdIterationStats = {
+        iteration,
+        baseEpisodes: base.length,
+        baseSuccesses: base.length - base.filter((e) => !e.success).length,
+        failed: failed.length,
+        statesConsidered: states.length,
+        statesSampled: sample.size,
+        updates: 0,
+        retries: 0,
+        retrySuccesses: 0,
+      };
+      for (const episode of failed) {
+        const updates = await bootstrapEpisode(sweep, episode, iteration, sample);
+        stats.updates += updates.length;
+        const task = suite.get(episode.taskId);
+        const retry = await play(setup, task, `sd:retry:${task.id}:i${iteration}`, iteration);
+        stats.retries += 1;
+        if (!retry.success) continue;
+        stats.retrySuccesses += 1;
+        records.distill.push(...actingRecords(setup, retry, "distill", iteration, false));
+        for (const u of updates) {
+          records.reflect.push(
+            reflectRecord(u.prompt, {
+              dataset: "reflect",
+              iteration,
+              taskId: episode.taskId,
+              episodeId: episode.id,
+              stateKey: u.key,
+              mode: u.mode,
+              writer: u.writer,
+              oldKnowledge: u.oldKnowledge,
+              newKnowledge: u.newKnowledge,
+            }),
+          );
+        }
+      }
+      iterations.push(stats);
+    }
+  } finally {
+    await env.close();
+  }
+  const texts = {
+    base: toJsonl(records.base),
+    distill: toJsonl(records.distill),
+    reflect: toJsonl(records.reflect),
+  };
+  const fileInfo = (k: "base" | "distill" | "reflect") => ({
+    path: SD_FILES[k],
+    records: records[k].length,
+    sha256: sha256Hex(texts[k]),
+  });
+  const manifest: SklSdManifest = {
+    kind: "skl-sd",
+    version: 1,
+    loss: {
+      formula: SKL_SD_LOSS,
+      lambda1: options.lambda1,
+      lambda2: options.lambda2,
+      terms: [
+        { dataset: "base", loss: "PG", weight: 1, file: SD_FILES.base },
+        { dataset: "distill", loss: "PG", weight: options.lambda1, file: SD_FILES.distill },
+        { dataset: "reflect", loss: "SFT", weight: options.lambda2, file: SD_FILES.reflect },
+      ],
+    },
+    files: { base: fileInfo("base"), distill: fileInfo("distill"), reflect: fileInfo("reflect") },
+    iterations,
+    writer: writer.name,
+    taskIds: tasks.map((t) => t.id),
+    options: manifestOptions(options),
+  };
+  const paths = {
+    base: join(options.outDir, SD_FILES.base),
+    distill: join(options.outDir, SD_FILES.distill),
+    reflect: join(options.outDir, SD_FILES.reflect),
+    manifest: join(options.outDir, SD_FILES.manifest),
+  };
+  await mkdir(options.outDir, { recursive: true });
+  await writeFile(paths.base, texts.base);
+  await writeFile(paths.distill, texts.distill);
+  await writeFile(paths.reflect, texts.reflect);
+  await writeFile(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+  return { manifest, paths, records, table };
+}
