@@ -5,6 +5,7 @@ import { type ChessEnvironment, createChessEnvironment } from "../../envs/chess/
 import { createMixedEnginePolicy } from "../../envs/chess/mixed-engine-policy.ts";
 import { StockfishPool } from "../../envs/chess/stockfish-pool.ts";
 import { createChessSuite } from "../../envs/chess/suite.ts";
+import { KnowledgeEntrySchema } from "../knowledge-entry.ts";
 import { createKnowledgeTable, type KnowledgeTable } from "../knowledge-table.ts";
 import { round6 } from "../statistics.ts";
 import { runBaselineEpisode, runSklEpisode } from "./episode.ts";
@@ -156,7 +157,7 @@ export async function runChessSklRl(input: SklChessOptionsInput): Promise<SklChe
       writeJsonl(files.trajectories, SklTrajectoryRecordSchema, trajectories);
       writeJsonl(files.distill, SklDistillRecordSchema, pairs);
       const entries = table.keys().flatMap((k) => [...table.history(k)]);
-      writeFileSync(files.knowledge, entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
+      writeJsonl(files.knowledge, KnowledgeEntrySchema, entries);
       rates.push({
         expertRate,
         label,
