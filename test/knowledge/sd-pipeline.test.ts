@@ -1,4 +1,7 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -170,5 +173,61 @@ describe("runSklSdPipeline", () => {
     await expect(runSklSdPipeline({ outDir: join(root, "bad"), writer: "llm" })).rejects.toBeInstanceOf(
       KnowledgeOptionsError,
     );
+  });
+
+  it("runs with the llm writer: skips are discarded and D_reflect holds the prompts the model saw", async () => {
+    const seen = new Set<string>();
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += String(chunk);
+      });
+      req.on("end", () => {
+        const request = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
+        const prompt = JSON.stringify(request.messages);
+        seen.add(prompt);
+        const user = request.messages.at(-1)?.content ?? "";
+        const answer = user.includes("TD update")
+          ? '{"skip": true}'
+          : `Here you go:\n\`\`\`json\n${JSON.stringify({
+              skip: false,
+              knowledge: `K:${createHash("sha256").update(prompt).digest("hex").slice(0, 12)}`,
+              values: { down: 0.3, right: 0.2, left: -0.5, up: -0.5 },
+            })}\n\`\`\``;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "x",
+            object: "chat.completion",
+            created: 0,
+            model: "m",
+            choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 1, completion_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const outDir = join(root, "llm");
+      const result = await runSklSdPipeline({
+        ...SMALL,
+        writer: "llm",
+        llm: { baseUrl: `http://127.0.0.1:${port}/v1`, model: "m", apiKey: "secret-key", maxRetries: 0 },
+        outDir,
+      });
+      expect(result.manifest.writer).toBe("llm");
+      expect(readFileSync(join(outDir, SD_FILES.manifest), "utf8")).not.toContain("secret-key");
+      expect(result.records.reflect.length).toBeGreaterThan(0);
+      for (const r of result.records.reflect) {
+        expect(r.metadata.mode).toBe("understand");
+        expect(r.metadata.writer).toBe("llm");
+        expect(r.metadata.newKnowledge).toMatch(/^K:[0-9a-f]{12}$/);
+        expect(seen.has(JSON.stringify(r.messages.slice(0, -1)))).toBe(true);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
