@@ -1,9 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createRuntime, ProviderError } from "../../src/core/index.ts";
+import { createRandom, createRuntime, ProviderError } from "../../src/core/index.ts";
+import { createFrozenLakeEnvironment, createFrozenLakeSuite } from "../../src/envs/frozenlake/index.ts";
 import { ExperienceBuffer } from "../../src/knowledge/experience-buffer.ts";
 import type { KnowledgeEntry } from "../../src/knowledge/knowledge-entry.ts";
+import { createKnowledgeTable } from "../../src/knowledge/knowledge-table.ts";
 import { bootstrapMessages, reflectMessages, understandMessages } from "../../src/knowledge/llm-prompts.ts";
 import { createLlmWriter, llmActionValues, parseKnowledgeOutput } from "../../src/knowledge/llm-writer.ts";
+import {
+  createLlmKnowledgePolicy,
+  knowledgeActionMessages,
+  understandingMessages,
+} from "../../src/knowledge/sd/llm-knowledge-policy.ts";
 import {
   type ChatMessage,
   createChatClient,
@@ -29,14 +36,17 @@ function entryFor(messages: ChatMessage[], response: { texts: string[] } | Repla
   return fixtureEntry({ model: MODEL, messages: toWireMessages(messages), n: 1, temperature: 0 }, response);
 }
 
-async function writerWith(entries: FixtureEntry[]) {
+async function clientWith(entries: FixtureEntry[]) {
   server = await startReplayServer({ fixtures: { version: 1, entries } });
-  const client = createChatClient(
+  return createChatClient(
     parseLlmConfig({ baseUrl: server.baseUrl, model: MODEL, timeoutMs: 5_000, maxRetries: 0 }),
     createRuntime({ seed: "llm-writer-test" }),
     { sleep: async () => {} },
   );
-  return createLlmWriter({ client });
+}
+
+async function writerWith(entries: FixtureEntry[]) {
+  return createLlmWriter({ client: await clientWith(entries) });
 }
 
 function buffer(): ExperienceBuffer {
@@ -192,5 +202,63 @@ describe("createLlmWriter", () => {
     );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).code).toBe("provider.http_500");
+  });
+});
+
+describe("createLlmKnowledgePolicy", () => {
+  async function context() {
+    const suite = createFrozenLakeSuite({ standard: ["4x4"], randomMaps: [] });
+    const env = createFrozenLakeEnvironment({ slippery: false }, { suite });
+    const observation = await env.reset({ taskId: "4x4", seed: 0 });
+    const task = suite.get("4x4");
+    return { task, observation, history: [], stepIndex: 0 };
+  }
+
+  it("asks for a state understanding when the table has none, then acts on it", async () => {
+    const ctx = await context();
+    const z = "Holes lie below and to the right; moving right along the top row is safe.";
+    const policy = createLlmKnowledgePolicy({
+      client: await clientWith([
+        entryFor(understandingMessages(ctx), { texts: [z] }),
+        entryFor(knowledgeActionMessages(ctx, z), {
+          texts: ['Go.\nAction: {"type":"move","direction":"right"}'],
+        }),
+      ]),
+      table: createKnowledgeTable(),
+    });
+    const p = await policy.propose(ctx, { n: 1, temperature: 0, random: createRandom("t") });
+    expect(p.candidates[0]?.action).toEqual({ type: "move", direction: "right" });
+    expect(JSON.parse(p.candidates[0]?.raw ?? "{}")).toMatchObject({ understanding: z, source: "model" });
+    expect(p.usage?.calls).toBe(2);
+  });
+
+  it("reads the understanding from the table and falls back to a random legal action on a bad reply", async () => {
+    const ctx = await context();
+    const table = createKnowledgeTable();
+    const key = ctx.observation.stateKey as string;
+    await table.write({
+      key,
+      epoch: 0,
+      expectedVersion: 0,
+      writer: "llm",
+      fields: {},
+      text: "Down is deadly here.",
+      provenance: { episodeIds: [], continuationIds: [] },
+    });
+    const policy = createLlmKnowledgePolicy({
+      client: await clientWith([
+        entryFor(knowledgeActionMessages(ctx, "Down is deadly here."), { texts: ["I am not sure."] }),
+      ]),
+      table,
+    });
+    const p = await policy.propose(ctx, { n: 1, temperature: 0, random: createRandom("t") });
+    const c = p.candidates[0];
+    expect(ctx.observation.legalActions).toContainEqual(c?.action);
+    expect(JSON.parse(c?.raw ?? "{}")).toMatchObject({
+      source: "table",
+      fallback: true,
+      reply: "I am not sure.",
+    });
+    expect(p.usage?.calls).toBe(1);
   });
 });

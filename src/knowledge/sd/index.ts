@@ -1,5 +1,6 @@
 export * from "./bootstrap.ts";
 export * from "./datasets.ts";
+export * from "./llm-knowledge-policy.ts";
 export * from "./options.ts";
 export * from "./pipeline.ts";
 export * from "./policy.ts";
