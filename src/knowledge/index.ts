@@ -15,3 +15,4 @@ export * from "./statistics.ts";
 export * from "./svg-chart.ts";
 export * from "./trajectory-reflection.ts";
 export * from "./writer.ts";
+export * from "./rl/index.ts";

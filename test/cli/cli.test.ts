@@ -246,6 +246,29 @@ describe("rehearsal CLI", () => {
     expect(runCli(["skl", "frozenlake", "--slip", "sideways", "--out-dir", outDir]).code).toBe(2);
   });
 
+  it("skl chess runs SKL-RL per expert rate against its no-simulation baseline", () => {
+    const outDir = join(dir, "skl-chess");
+    const r = runCli([
+      "--json",
+      "skl",
+      "chess",
+      "--puzzles",
+      "2",
+      "--depth",
+      "2",
+      "--rates",
+      "0.5,0.25",
+      "--out-dir",
+      outDir,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = json<{
+      rates: Array<{ expertRate: number; skl: { puzzles: number }; baseline: { puzzles: number } | null }>;
+    }>(r);
+    expect(out.rates.map((x) => x.expertRate)).toEqual([0.5, 0.25]);
+    expect(out.rates.every((x) => x.skl.puzzles === 2 && x.baseline?.puzzles === 2)).toBe(true);
+  });
+
   it("demo runs on the embedded defaults", () => {
     const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
     expect(r.code, r.stderr).toBe(0);

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { runFrozenLakeSklExperiment } from "../../knowledge/index.ts";
-import { intOption } from "../options.ts";
+import { runChessSklRl, runFrozenLakeSklExperiment } from "../../knowledge/index.ts";
+import { floatOption, intOption } from "../options.ts";
 import { formatPercent, type Output } from "../output.ts";
 
 interface SklFlags {
@@ -76,4 +76,88 @@ export function registerSkl(program: Command, out: () => Output): void {
       );
       o.line(`report: ${jsonPath}; chart: ${svgPath}`);
     });
+  skl
+    .command("chess")
+    .description(
+      "SKL-RL on chess puzzles: simulate N branches of H moves from each state, write z_hat, act; per expert rate",
+    )
+    .option("--puzzles <n>", "puzzles (rated below --max-rating)", intOption, 10)
+    .option("--max-rating <r>", "only puzzles rated below this", intOption, 1000)
+    .option("--csv <file>", "a Lichess-format puzzle CSV (default: the built-in sample)")
+    .option("--n <n>", "branches per state (N)", intOption, 3)
+    .option("--h <h>", "agent moves per branch (H)", intOption, 2)
+    .option(
+      "--rates <list>",
+      "expert rates of the simulation policy",
+      (v: string) => v.split(",").map((x) => floatOption(x.trim())),
+      [1 / 2, 1 / 3, 1 / 6],
+    )
+    .option("--depth <d>", "Stockfish search depth", intOption, 4)
+    .option(
+      "--kl <direction>",
+      "distillation objective recorded for (z, z_hat): forward | reverse",
+      "forward",
+    )
+    .option("--seed <seed>", "seed", "0")
+    .option(
+      "--out-dir <dir>",
+      "where trajectories, (z, z_hat) pairs and the manifest go",
+      "rehearsal-skl-chess",
+    )
+    .action(
+      async (flags: {
+        puzzles: number;
+        maxRating: number;
+        csv?: string;
+        n: number;
+        h: number;
+        rates: number[];
+        depth: number;
+        kl: string;
+        seed: string;
+        outDir: string;
+      }) => {
+        const o = out();
+        const result = await runChessSklRl({
+          puzzleCount: flags.puzzles,
+          maxRating: flags.maxRating,
+          ...(flags.csv ? { csvPath: flags.csv } : {}),
+          n: flags.n,
+          h: flags.h,
+          expertRates: flags.rates,
+          engineDepth: flags.depth,
+          klDirection: flags.kl as "forward",
+          seed: intOption(flags.seed),
+          outDir: flags.outDir,
+        });
+        const rates = result.rates.map(({ table: _table, ...r }) => r);
+        o.result({ puzzleIds: result.puzzleIds, manifest: result.manifest, rates });
+        o.line(
+          `SKL-RL on ${result.puzzleIds.length} chess puzzles (N ${flags.n}, H ${flags.h}, Stockfish depth ${flags.depth})`,
+        );
+        o.table(
+          [
+            "expert rate",
+            "SKL-RL wins",
+            "SKL-RL mean reward",
+            "baseline wins",
+            "baseline mean reward",
+            "real steps",
+            "branches",
+          ],
+          rates.map((r) => [
+            r.label,
+            `${r.skl.wins}/${r.skl.puzzles} (${formatPercent(r.skl.winRate)})`,
+            r.skl.meanReward.toFixed(3),
+            r.baseline
+              ? `${r.baseline.wins}/${r.baseline.puzzles} (${formatPercent(r.baseline.winRate)})`
+              : "-",
+            r.baseline ? r.baseline.meanReward.toFixed(3) : "-",
+            r.realSteps,
+            r.branches,
+          ]),
+        );
+        o.line(`manifest: ${result.manifest}`);
+      },
+    );
 }
