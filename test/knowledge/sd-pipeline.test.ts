@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KnowledgeOptionsError } from "../../src/knowledge/errors.ts";
 import { SdActionRecordSchema, SdReflectRecordSchema } from "../../src/knowledge/sd/datasets.ts";
+import { SD_FILES, type SklSdManifest } from "../../src/knowledge/sd/manifest.ts";
 import { SklSdOptionsSchema } from "../../src/knowledge/sd/options.ts";
-import { runSklSdPipeline, SD_FILES, type SklSdManifest } from "../../src/knowledge/sd/pipeline.ts";
+import { runSklSdPipeline } from "../../src/knowledge/sd/pipeline.ts";
 import type { KnowledgeWriter } from "../../src/knowledge/writer.ts";
 
 const root = mkdtempSync(join(tmpdir(), "skl-sd-"));

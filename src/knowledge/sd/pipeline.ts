@@ -1,6 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { sha256Hex, stableSeed } from "../../core/hash.ts";
+import { stableSeed } from "../../core/hash.ts";
 import { createRandom } from "../../core/random.ts";
 import { createRuntime, type Runtime } from "../../core/runtime.ts";
 import type { Task } from "../../core/task.ts";
@@ -27,60 +25,16 @@ import {
   reflectRecord,
   type SdActionRecord,
   type SdReflectRecord,
-  toJsonl,
 } from "./datasets.ts";
+import { type SD_FILES, type SklSdIterationStats, type SklSdManifest, writeSdFiles } from "./manifest.ts";
 import { parseSklSdOptions, type SklSdOptions, type SklSdOptionsInput } from "./options.ts";
 import { createSdPolicy } from "./policy.ts";
-
-export const SD_FILES = {
-  base: "d_base.jsonl",
-  distill: "d_distill.jsonl",
-  reflect: "d_reflect.jsonl",
-  manifest: "manifest.json",
-} as const;
-
-export const SKL_SD_LOSS = "L = PG(D_base) + λ1·PG(D_distill) + λ2·SFT(D_reflect)";
 
 export interface SklSdDeps {
   /** A writer to use instead of the one `options.writer` names (e.g. an LLM writer on a test server). */
   writer?: KnowledgeWriter;
   /** Runtime of the LLM client built from `options.llm` (default: a deterministic one from the seed). */
   runtime?: Runtime;
-}
-
-export interface SklSdIterationStats {
-  iteration: number;
-  baseEpisodes: number;
-  baseSuccesses: number;
-  failed: number;
-  /** Distinct states of the failed episodes, and how many of them the bootstrapping updated (sampled). */
-  statesConsidered: number;
-  statesSampled: number;
-  updates: number;
-  retries: number;
-  retrySuccesses: number;
-}
-
-export interface SklSdManifest {
-  kind: "skl-sd";
-  version: 1;
-  loss: {
-    formula: string;
-    lambda1: number;
-    lambda2: number;
-    terms: Array<{
-      dataset: "base" | "distill" | "reflect";
-      loss: "PG" | "SFT";
-      weight: number;
-      file: string;
-    }>;
-  };
-  files: Record<"base" | "distill" | "reflect", { path: string; records: number; sha256: string }>;
-  iterations: SklSdIterationStats[];
-  writer: string;
-  taskIds: string[];
-  /** The options (without `outDir`, and without an LLM API key). */
-  options: Omit<SklSdOptions, "outDir">;
 }
 
 export interface SklSdResult {
@@ -159,13 +113,6 @@ function actingRecords(
       },
     );
   });
-}
-
-function manifestOptions(options: SklSdOptions): Omit<SklSdOptions, "outDir"> {
-  const { outDir: _outDir, llm, ...rest } = options;
-  if (!llm) return rest;
-  const { apiKey: _apiKey, ...safe } = llm;
-  return { ...rest, llm: safe };
 }
 
 /**
@@ -257,45 +204,10 @@ export async function runSklSdPipeline(input: SklSdOptionsInput, deps: SklSdDeps
   } finally {
     await env.close();
   }
-  const texts = {
-    base: toJsonl(records.base),
-    distill: toJsonl(records.distill),
-    reflect: toJsonl(records.reflect),
-  };
-  const fileInfo = (k: "base" | "distill" | "reflect") => ({
-    path: SD_FILES[k],
-    records: records[k].length,
-    sha256: sha256Hex(texts[k]),
-  });
-  const manifest: SklSdManifest = {
-    kind: "skl-sd",
-    version: 1,
-    loss: {
-      formula: SKL_SD_LOSS,
-      lambda1: options.lambda1,
-      lambda2: options.lambda2,
-      terms: [
-        { dataset: "base", loss: "PG", weight: 1, file: SD_FILES.base },
-        { dataset: "distill", loss: "PG", weight: options.lambda1, file: SD_FILES.distill },
-        { dataset: "reflect", loss: "SFT", weight: options.lambda2, file: SD_FILES.reflect },
-      ],
-    },
-    files: { base: fileInfo("base"), distill: fileInfo("distill"), reflect: fileInfo("reflect") },
+  const { manifest, paths } = await writeSdFiles(options, records, {
     iterations,
     writer: writer.name,
     taskIds: tasks.map((t) => t.id),
-    options: manifestOptions(options),
-  };
-  const paths = {
-    base: join(options.outDir, SD_FILES.base),
-    distill: join(options.outDir, SD_FILES.distill),
-    reflect: join(options.outDir, SD_FILES.reflect),
-    manifest: join(options.outDir, SD_FILES.manifest),
-  };
-  await mkdir(options.outDir, { recursive: true });
-  await writeFile(paths.base, texts.base);
-  await writeFile(paths.distill, texts.distill);
-  await writeFile(paths.reflect, texts.reflect);
-  await writeFile(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+  });
   return { manifest, paths, records, table };
 }
