@@ -1,9 +1,13 @@
 import { z } from "zod";
+import { createRuntime } from "../core/index.ts";
 import { createFrozenLakeEnvironment } from "../envs/frozenlake/environment.ts";
 import { createFrozenLakeSuite } from "../envs/frozenlake/suite.ts";
+import { createChatClient } from "../llm/client.ts";
+import { parseLlmConfig } from "../llm/config.ts";
 import { describeIssues, KnowledgeOptionsError } from "./errors.ts";
+import { createLlmWriter } from "./llm-writer.ts";
 import { type IterationMetrics, runSklLoop, SKL_METHODS, SklMethodSchema } from "./loops.ts";
-import { createStatisticalWriter } from "./statistical-writer.ts";
+import { createStatisticalWriter, describeStateKey } from "./statistical-writer.ts";
 import { round6 } from "./statistics.ts";
 import { renderLineChartSvg } from "./svg-chart.ts";
 import type { KnowledgeWriter } from "./writer.ts";
@@ -22,7 +26,10 @@ export const SklFrozenLakeOptionsSchema = z
     trainMaps: z.number().int().min(1).max(5_000).default(50),
     testMaps: z.number().int().min(1).max(5_000).default(50),
     iterations: z.number().int().min(1).max(1_000).default(10),
-    writer: z.enum(["statistical"]).default("statistical"),
+    /** `statistical` (no model) or `llm` (an OpenAI-compatible endpoint given in `llm`). */
+    writer: z.enum(["statistical", "llm"]).default("statistical"),
+    /** LLM client config for `writer: "llm"` (see LlmConfigSchema: baseUrl, model, apiKey, ...). */
+    llm: z.record(z.string(), z.unknown()).optional(),
     methods: z
       .array(SklMethodSchema)
       .min(1)
@@ -99,6 +106,18 @@ const COLORS: Record<string, string> = {
 };
 
 function writerFor(options: SklFrozenLakeOptions): KnowledgeWriter {
+  if (options.writer === "llm") {
+    if (!options.llm) {
+      throw new KnowledgeOptionsError(
+        "SKL FrozenLake options",
+        'writer "llm" needs an `llm` config (baseUrl, model)',
+      );
+    }
+    return createLlmWriter({
+      client: createChatClient(parseLlmConfig(options.llm), createRuntime({ seed: String(options.seed) })),
+      describeState: describeStateKey,
+    });
+  }
   return createStatisticalWriter({
     gamma: options.gamma,
     deathPenalty: options.deathPenalty,
@@ -219,7 +238,8 @@ export async function runFrozenLakeSklExperiment(
   }
   const report: SklFrozenLakeReport = {
     kind: "skl-frozenlake",
-    options,
+    // The API key never goes into a report.
+    options: options.llm ? { ...options, llm: { ...options.llm, apiKey: undefined } } : options,
     setup: {
       dynamics: { ...env.dynamics },
       trainTaskIds: trainTasks.map((t) => t.id),

@@ -269,6 +269,36 @@ describe("rehearsal CLI", () => {
     expect(out.rates.every((x) => x.skl.puzzles === 2 && x.baseline?.puzzles === 2)).toBe(true);
   });
 
+  it("skl sd writes D_base, D_distill and D_reflect with λ1 and λ2 in the manifest", () => {
+    const outDir = join(dir, "skl-sd");
+    const r = runCli([
+      "--json",
+      "skl",
+      "sd",
+      "--maps",
+      "30",
+      "--slip",
+      "asymmetric",
+      "--iterations",
+      "2",
+      "--lambda1",
+      "0.5",
+      "--lambda2",
+      "0.25",
+      "--out-dir",
+      outDir,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.stringify(manifest)).toContain("0.25");
+    const distill = readFileSync(join(outDir, "d_distill.jsonl"), "utf8").trim().split("\n").filter(Boolean);
+    expect(distill.length).toBeGreaterThan(0);
+    for (const line of distill) expect(JSON.parse(line).messages.at(-1).role).toBe("assistant");
+  });
+
   it("demo runs on the embedded defaults", () => {
     const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
     expect(r.code, r.stderr).toBe(0);

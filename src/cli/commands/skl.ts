@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { runChessSklRl, runFrozenLakeSklExperiment } from "../../knowledge/index.ts";
+import { runChessSklRl, runFrozenLakeSklExperiment, runSklSdPipeline } from "../../knowledge/index.ts";
+import { llmConfigFromEnv } from "../../llm/index.ts";
 import { floatOption, intOption } from "../options.ts";
 import { formatPercent, type Output } from "../output.ts";
 
@@ -28,7 +29,11 @@ export function registerSkl(program: Command, out: () => Output): void {
     .option("--train-maps <n>", "training maps", intOption, 50)
     .option("--test-maps <n>", "held-out maps", intOption, 50)
     .option("--iterations <n>", "iterations on the training maps", intOption, 10)
-    .option("--writer <name>", "knowledge writer: statistical", "statistical")
+    .option(
+      "--writer <name>",
+      "knowledge writer: statistical | llm (REHEARSAL_LLM_* variables)",
+      "statistical",
+    )
     .option("--episodes-per-map <n>", "training episodes per map and iteration", intOption, 1)
     .option("--seed <seed>", "seed", "0")
     .option("--out-dir <dir>", "where the JSON report and the SVG chart go", "rehearsal-skl")
@@ -40,6 +45,7 @@ export function registerSkl(program: Command, out: () => Output): void {
         testMaps: flags.testMaps,
         iterations: flags.iterations,
         writer: flags.writer as "statistical",
+        ...(flags.writer === "llm" ? { llm: llmConfigFromEnv(process.env) } : {}),
         episodesPerMap: flags.episodesPerMap,
         seed: flags.seed,
       });
@@ -158,6 +164,68 @@ export function registerSkl(program: Command, out: () => Output): void {
           ]),
         );
         o.line(`manifest: ${result.manifest}`);
+      },
+    );
+  skl
+    .command("sd")
+    .description(
+      "SKL-SD on FrozenLake: D_base, D_distill and D_reflect as TRL JSONL, with λ1 and λ2 in a manifest",
+    )
+    .option("--maps <n>", "training maps", intOption, 50)
+    .option("--iterations <n>", "iterations", intOption, 1)
+    .option("--slip <kind>", "symmetric | asymmetric | none", "symmetric")
+    .option(
+      "--writer <name>",
+      "knowledge writer: statistical | llm (REHEARSAL_LLM_* variables)",
+      "statistical",
+    )
+    .option(
+      "--sample-fraction <f>",
+      "bootstrap on this uniform fraction of the failed episodes' states (paper: 0.2)",
+      floatOption,
+      1,
+    )
+    .option("--lambda1 <x>", "weight of PG(D_distill)", floatOption, 1)
+    .option("--lambda2 <x>", "weight of SFT(D_reflect)", floatOption, 1)
+    .option("--seed <seed>", "seed", "0")
+    .option("--out-dir <dir>", "where the datasets and the manifest go", "rehearsal-skl-sd")
+    .action(
+      async (flags: {
+        maps: number;
+        iterations: number;
+        slip: string;
+        writer: string;
+        sampleFraction: number;
+        lambda1: number;
+        lambda2: number;
+        seed: string;
+        outDir: string;
+      }) => {
+        const o = out();
+        const result = await runSklSdPipeline({
+          maps: flags.maps,
+          iterations: flags.iterations,
+          slip: flags.slip as "symmetric",
+          writer: flags.writer as "statistical",
+          ...(flags.writer === "llm" ? { llm: llmConfigFromEnv(process.env) } : {}),
+          sampleFraction: flags.sampleFraction,
+          lambda1: flags.lambda1,
+          lambda2: flags.lambda2,
+          seed: intOption(flags.seed),
+          outDir: flags.outDir,
+        });
+        o.result({ manifest: result.manifest, paths: result.paths });
+        o.line(
+          `SKL-SD on ${flags.maps} FrozenLake maps (${flags.slip} slip, ${flags.writer} writer): L = PG(D_base) + ${flags.lambda1}·PG(D_distill) + ${flags.lambda2}·SFT(D_reflect)`,
+        );
+        o.table(
+          ["dataset", "records", "file"],
+          [
+            ["D_base", result.records.base.length, result.paths.base],
+            ["D_distill", result.records.distill.length, result.paths.distill],
+            ["D_reflect", result.records.reflect.length, result.paths.reflect],
+          ],
+        );
       },
     );
 }
