@@ -5,8 +5,9 @@ import { createFrozenLakeSuite } from "../envs/frozenlake/suite.ts";
 import { createChatClient } from "../llm/client.ts";
 import { parseLlmConfig } from "../llm/config.ts";
 import { describeIssues, KnowledgeOptionsError } from "./errors.ts";
+import type { KnowledgeTable } from "./knowledge-table.ts";
 import { createLlmWriter } from "./llm-writer.ts";
-import { type IterationMetrics, runSklLoop, SKL_METHODS, SklMethodSchema } from "./loops.ts";
+import { type IterationMetrics, runSklLoop, SKL_METHODS, type SklMethod, SklMethodSchema } from "./loops.ts";
 import { createStatisticalWriter, describeStateKey } from "./statistical-writer.ts";
 import { round6 } from "./statistics.ts";
 import { renderLineChartSvg } from "./svg-chart.ts";
@@ -94,6 +95,8 @@ export interface SklFrozenLakeReport {
 
 export interface SklFrozenLakeResult {
   report: SklFrozenLakeReport;
+  /** Each method's final knowledge table (save it with a KnowledgePersistence). */
+  tables: Partial<Record<SklMethod, KnowledgeTable>>;
   /** Success rate per iteration per method, train (solid) and test (dashed). */
   svg: string;
 }
@@ -187,6 +190,7 @@ export async function runFrozenLakeSklExperiment(
   const testTasks = tasks.filter((t) => t.split === "heldout").slice(0, options.testMaps);
   const writer = writerFor(options);
   const methods: SklMethodReport[] = [];
+  const tables: Partial<Record<SklMethod, KnowledgeTable>> = {};
   try {
     for (const method of options.methods) {
       const result = await runSklLoop({
@@ -207,6 +211,7 @@ export async function runFrozenLakeSklExperiment(
         bootstrapOn: options.bootstrapOn,
         seed: String(options.seed),
       });
+      tables[method] = result.table;
       const last = result.iterations.at(-1) as IterationMetrics;
       const keys = result.table.keys();
       const versions = keys.reduce((n, k) => n + result.table.history(k).length, 0);
@@ -248,5 +253,5 @@ export async function runFrozenLakeSklExperiment(
     },
     methods,
   };
-  return { report, svg: renderSklChart(report) };
+  return { report, svg: renderSklChart(report), tables };
 }

@@ -244,6 +244,13 @@ describe("rehearsal CLI", () => {
     expect(out.report.methods.every((m) => m.iterations.length === 2)).toBe(true);
     expect(readFileSync(out.files.svg, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     expect(runCli(["skl", "frozenlake", "--slip", "sideways", "--out-dir", outDir]).code).toBe(2);
+    const saved = JSON.parse(
+      readFileSync(
+        (out.files as unknown as { knowledge: Record<string, string> }).knowledge["stateful-bootstrap"]!,
+        "utf8",
+      ),
+    ) as { entries: unknown[] };
+    expect(saved.entries.length).toBeGreaterThan(0);
   });
 
   it("skl chess runs SKL-RL per expert rate against its no-simulation baseline", () => {

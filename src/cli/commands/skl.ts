@@ -1,7 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { runChessSklRl, runFrozenLakeSklExperiment, runSklSdPipeline } from "../../knowledge/index.ts";
+import {
+  createJsonFilePersistence,
+  knowledgeFilePathFor,
+  runChessSklRl,
+  runFrozenLakeSklExperiment,
+  runSklSdPipeline,
+} from "../../knowledge/index.ts";
 import { llmConfigFromEnv } from "../../llm/index.ts";
 import { floatOption, intOption } from "../options.ts";
 import { formatPercent, type Output } from "../output.ts";
@@ -15,6 +21,7 @@ interface SklFlags {
   episodesPerMap: number;
   seed: string;
   outDir: string;
+  store: string;
 }
 
 /** `rehearsal skl frozenlake`: the SKL loops (SEEDS.md §2) on slippery FrozenLake. */
@@ -37,9 +44,14 @@ export function registerSkl(program: Command, out: () => Output): void {
     .option("--episodes-per-map <n>", "training episodes per map and iteration", intOption, 1)
     .option("--seed <seed>", "seed", "0")
     .option("--out-dir <dir>", "where the JSON report and the SVG chart go", "rehearsal-skl")
+    .option(
+      "--store <dir>",
+      "run store directory: each method's final knowledge table is saved there",
+      ".rehearsal",
+    )
     .action(async (flags: SklFlags) => {
       const o = out();
-      const { report, svg } = await runFrozenLakeSklExperiment({
+      const { report, svg, tables } = await runFrozenLakeSklExperiment({
         slip: flags.slip as "symmetric",
         trainMaps: flags.trainMaps,
         testMaps: flags.testMaps,
@@ -54,7 +66,16 @@ export function registerSkl(program: Command, out: () => Output): void {
       const svgPath = join(flags.outDir, `skl-frozenlake-${flags.slip}.svg`);
       writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(svgPath, svg);
-      o.result({ report, files: { json: jsonPath, svg: svgPath } });
+      // The final knowledge of each method, persisted in the run store's directory.
+      mkdirSync(flags.store, { recursive: true });
+      const knowledgeFiles: Record<string, string> = {};
+      for (const [method, table] of Object.entries(tables)) {
+        if (!table) continue;
+        const path = knowledgeFilePathFor(join(flags.store, `skl-frozenlake-${flags.slip}-${method}`));
+        await createJsonFilePersistence(path).save(table.keys().flatMap((k) => [...table.history(k)]));
+        knowledgeFiles[method] = path;
+      }
+      o.result({ report, files: { json: jsonPath, svg: svgPath, knowledge: knowledgeFiles } });
       o.line(
         `SKL on FrozenLake (${flags.slip} slip, ${flags.trainMaps} train / ${flags.testMaps} held-out maps, ${flags.iterations} iterations, ${flags.writer} writer)`,
       );
