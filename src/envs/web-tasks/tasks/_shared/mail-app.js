@@ -209,29 +209,7 @@
       return `Reply to the email from ${t.from} with the subject "${t.subject}". Write "${g.text}" as the message and add ${g.cc} in Cc.`;
     return `Forward the email from ${t.from} with the subject "${t.subject}" to ${g.to} with the note "${g.text}", then delete the original email.`;
   }
-  // Form state lives in properties only (no value/checked/selected attributes), so a page rebuilt
-  // from a saved state has exactly the DOM of the page it was saved from.
-  function syncForm(root) {
-    for (const el of root.querySelectorAll("input, textarea, select")) {
-      if (el.tagName === "SELECT") {
-        const v = el.value;
-        for (const o of el.options) o.removeAttribute("selected");
-        el.value = v;
-      } else if (el.type === "checkbox" || el.type === "radio") {
-        const c = el.hasAttribute("checked");
-        el.removeAttribute("checked");
-        el.checked = c;
-        // An explicit value attribute: restoring control values by DOM path writes .value, which on a
-        // checkbox or radio creates the attribute; having it from the start keeps both DOMs equal.
-        if (!el.hasAttribute("value")) el.setAttribute("value", "on");
-      } else {
-        const v = el.value;
-        el.removeAttribute("value");
-        if (el.tagName === "TEXTAREA") el.textContent = "";
-        el.value = v;
-      }
-    }
-  }
+  const syncForm = window.rehearsalTaskKit.syncForm;
   function render() {
     document.getElementById("query").textContent = instruction();
     const folders = ["inbox", "archive", "sent", "trash"]
