@@ -17,7 +17,7 @@ const ALLOWED = {
   envs: ["core"],
   policies: ["core", "llm", "envs"],
   rollout: ["core", "store", "envs", "policies"],
-  eval: ["core", "store", "envs", "policies", "rollout", "search"],
+  eval: ["core", "store", "envs", "policies", "rollout", "search", "noise"],
   noise: ["core", "envs"],
   search: ["core", "store", "envs", "policies", "rollout", "noise"],
   export: ["core", "store", "search", "llm"],

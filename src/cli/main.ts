@@ -4,6 +4,7 @@ import { packageVersion } from "./code-version.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";
+import { registerNoise } from "./commands/noise.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerSearch } from "./commands/search.ts";
@@ -33,6 +34,7 @@ export function buildProgram(): { program: Command; output: () => Output } {
   registerSearch(program, getOutput);
   registerEval(program, getOutput);
   registerSkl(program, getOutput);
+  registerNoise(program, getOutput);
   registerDemo(program, getOutput);
   return { program, output: getOutput };
 }

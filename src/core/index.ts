@@ -6,6 +6,7 @@ export * from "./hash.ts";
 export * from "./ids.ts";
 export * from "./logger.ts";
 export * from "./observation.ts";
+export * from "./perturbation.ts";
 export * from "./policy.ts";
 export * from "./random.ts";
 export * from "./runtime.ts";

@@ -1,5 +1,18 @@
 import type { Action, HistoryEntry, Observation, StepRecord, VerifierResult } from "../core/index.ts";
+import type { NoiseEventRecord, PlannedNoiseEvent } from "../noise/noisy-environment.ts";
+import type { NoiseTag } from "../noise/tags.ts";
 import type { GateReason } from "./gates.ts";
+
+/** A node's noise: whether its own branch is noisy, the schedule of its path, what fired, its tag. */
+export interface NodeNoise {
+  /** This branch draws noise for its own steps (else it is a clean control after its branch point). */
+  noisy: boolean;
+  /** Events of the whole path: those inherited up to the branch point, then this branch's own. */
+  schedule: PlannedNoiseEvent[];
+  /** Leaves: the events that applied on the path, with when they were recovered. */
+  events?: NoiseEventRecord[];
+  tag?: NoiseTag;
+}
 
 export type NodeStatus = "pending" | "alive" | "leaf" | "dropped";
 
@@ -51,6 +64,8 @@ export interface SearchNode {
   /** Why a node was dropped (replay mismatch). */
   dropReason?: string;
   gateLog: GateLogEntry[];
+  /** Noise injection (searches with a noise fraction > 0). */
+  noise?: NodeNoise;
   /** Last round in which the node changed. */
   round: number;
 }

@@ -7,6 +7,8 @@ import {
   StepRecordSchema,
   VerifierResultSchema,
 } from "../core/index.ts";
+import { NoiseEventRecordSchema } from "../noise/noisy-environment.ts";
+import { NOISE_TAGS } from "../noise/tags.ts";
 import type { RunStore, TreeNodeRecord } from "../store/contract.ts";
 import type { SearchNode } from "./node.ts";
 
@@ -36,6 +38,16 @@ const StoredNodeSchema = z.object({
   outcome: VerifierResultSchema.optional(),
   dropReason: z.string().optional(),
   gateLog: z.array(GateLogSchema),
+  noise: z
+    .object({
+      noisy: z.boolean(),
+      schedule: z.array(
+        z.object({ id: z.string(), step: z.number().int(), generator: z.string(), seed: z.number().int() }),
+      ),
+      events: z.array(NoiseEventRecordSchema).optional(),
+      tag: z.enum(NOISE_TAGS as [string, ...string[]]).optional(),
+    })
+    .optional(),
   round: z.number().int().nonnegative(),
 });
 
@@ -96,6 +108,7 @@ export function recordToNode(record: TreeNodeRecord): SearchNode {
   if (d.endReason !== undefined) node.endReason = d.endReason;
   if (d.outcome !== undefined) node.outcome = d.outcome;
   if (d.dropReason !== undefined) node.dropReason = d.dropReason;
+  if (d.noise !== undefined) node.noise = d.noise as NonNullable<SearchNode["noise"]>;
   return node;
 }
 

@@ -1,4 +1,5 @@
 import type { Task } from "../core/index.ts";
+import type { NoiseTag } from "../noise/tags.ts";
 import { type SearchNode, stepOwners } from "./node.ts";
 
 export interface TreeStats {
@@ -14,6 +15,8 @@ export interface TreeStats {
   uniqueSteps: number;
   dropped: number;
   envSteps: number;
+  /** Leaves per noise tag (searches with noise). */
+  noiseTags?: Partial<Record<NoiseTag, number>>;
 }
 
 /** The unique (owner node, step index) keys on the paths of successful leaves. */
@@ -30,6 +33,8 @@ export function treeStats(task: Task, nodes: ReadonlyMap<string, SearchNode>, en
   const all = [...nodes.values()];
   const leaves = all.filter((n) => n.status === "leaf");
   const successes = leaves.filter((n) => n.outcome?.success).length;
+  const tags: Partial<Record<NoiseTag, number>> = {};
+  for (const n of leaves) if (n.noise?.tag) tags[n.noise.tag] = (tags[n.noise.tag] ?? 0) + 1;
   return {
     taskId: task.id,
     tier: task.tier ?? "-",
@@ -41,5 +46,6 @@ export function treeStats(task: Task, nodes: ReadonlyMap<string, SearchNode>, en
     uniqueSteps: uniqueSuccessSteps(nodes).size,
     dropped: all.filter((n) => n.status === "dropped").length,
     envSteps,
+    ...(leaves.some((n) => n.noise) ? { noiseTags: tags } : {}),
   };
 }

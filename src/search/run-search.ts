@@ -4,7 +4,7 @@ import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import { loadTreeNodes, nodeToRecord } from "./persistence.ts";
 import { type TreeStats, treeStats } from "./report.ts";
-import { searchTree, type TreeCounters, type TreeProgress } from "./tree-search.ts";
+import { searchTree, type TreeCounters, type TreeNoise, type TreeProgress } from "./tree-search.ts";
 
 export interface SearchRunSpec {
   runId: string;
@@ -12,6 +12,8 @@ export interface SearchRunSpec {
   seed: string;
   tasks: ReadonlyArray<Task>;
   config: SearchConfig;
+  /** Noise injection into a fraction of the branches (see `TreeNoise`). */
+  noise?: TreeNoise;
 }
 
 export interface SearchRunDeps {
@@ -107,7 +109,14 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
         },
         onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
       },
-      { treeId, task, seed, randomKey: spec.seed, config: spec.config },
+      {
+        treeId,
+        task,
+        seed,
+        randomKey: spec.seed,
+        config: spec.config,
+        ...(spec.noise ? { noise: spec.noise } : {}),
+      },
       resume,
     );
     const counters = sumCounters(previous, tree.counters);

@@ -10,6 +10,8 @@ import {
   SNAPSHOT_UNSUPPORTED,
   type Task,
 } from "../core/index.ts";
+import { NoisyEnvironment, type PlannedNoiseEvent } from "../noise/noisy-environment.ts";
+import { noiseTag } from "../noise/tags.ts";
 import { bucketCandidates } from "./buckets.ts";
 import type { SearchConfig } from "./config.ts";
 import { decideBranching, endReason, probesPerNode } from "./gates.ts";
@@ -35,6 +37,17 @@ export interface TreeSpec {
   /** Key of the policy's randomness (not the run id, so a resumed or repeated run samples the same). */
   randomKey: string;
   config: SearchConfig;
+  /** Noise injection: a fraction of branches noisy, the rest clean controls (web environment). */
+  noise?: TreeNoise;
+}
+
+export interface TreeNoise {
+  /** Share of nodes (branches) that draw noise for their own steps. */
+  fraction: number;
+  /** The task's success rate for the fire count; default: the tree's own so far, (successes + 1) / (leaves + 2). */
+  successRate?: number;
+  /** Samples a branch's events at steps ≥ `fromStep` (e.g. `sampleSchedule` with the train split). */
+  plan(args: { taskId: string; rollout: string; fromStep: number; successRate: number }): PlannedNoiseEvent[];
 }
 
 export interface TreeCounters {
@@ -104,7 +117,10 @@ export async function searchTree(
   };
   const nodes = new Map<string, SearchNode>();
   const snapshots = new Map<string, EnvironmentSnapshot>();
-  const free: Environment[] = [...deps.envs].reverse();
+  const slots = spec.noise
+    ? deps.envs.map((e) => (e instanceof NoisyEnvironment ? e : new NoisyEnvironment(e)))
+    : deps.envs;
+  const free: Environment[] = [...slots].reverse();
   let active: Array<{ node: SearchNode; env: Environment }> = [];
   const queue: SearchNode[] = [];
   let seq = 0;
@@ -127,6 +143,32 @@ export async function searchTree(
     return node;
   };
 
+  const leaves = () => [...nodes.values()].filter((n) => n.status === "leaf");
+
+  /**
+   * Noise: a node is noisy with probability `fraction` (keyed by tree and node), else a clean
+   * control. It keeps the events its parent's path already fired (they are part of the state it
+   * reaches) and, when noisy, draws its own for the steps after its branch point.
+   */
+  function assignNoise(node: SearchNode, parent: SearchNode | null): void {
+    const noise = spec.noise;
+    if (!noise || noise.fraction <= 0) return;
+    const noisy = createRandom("noise-branch", spec.randomKey, task.id, node.seq).next() < noise.fraction;
+    const inherited = (parent?.noise?.schedule ?? []).filter((e) => e.step <= node.fromStep);
+    const done = leaves();
+    const successRate =
+      noise.successRate ?? (done.filter((n) => n.outcome?.success).length + 1) / (done.length + 2);
+    const own = noisy
+      ? noise.plan({
+          taskId: task.id,
+          rollout: `${spec.treeId}/n${node.seq}`,
+          fromStep: parent ? node.fromStep + 1 : 0,
+          successRate,
+        })
+      : [];
+    node.noise = { noisy, schedule: [...inherited, ...own] };
+  }
+
   if (resume && resume.length > 0) {
     for (const n of [...resume].sort((a, b) => a.seq - b.seq)) {
       nodes.set(n.id, n);
@@ -137,24 +179,27 @@ export async function searchTree(
     const pending = [...nodes.values()].filter((n) => n.status === "pending");
     queue.push(...alive, ...pending);
   } else {
-    queue.push(
-      newNode({
-        parentId: null,
-        fromStep: 0,
-        prefix: [],
-        budget: config.rootBranchBudget,
-        hasBranched: false,
-        status: "pending",
-      }),
-    );
+    const root = newNode({
+      parentId: null,
+      fromStep: 0,
+      prefix: [],
+      budget: config.rootBranchBudget,
+      hasBranched: false,
+      status: "pending",
+    });
+    assignNoise(root, null);
+    queue.push(root);
   }
 
   const changed = new Set<SearchNode>();
-  const leaves = () => [...nodes.values()].filter((n) => n.status === "leaf");
 
   async function finish(node: SearchNode, env: Environment, reason: string): Promise<void> {
     node.endReason = reason;
     node.outcome = await env.evaluate();
+    if (node.noise && env instanceof NoisyEnvironment) {
+      node.noise.events = env.events();
+      node.noise.tag = noiseTag(node.noise.events, node.outcome.success);
+    }
     node.status = "leaf";
     delete node.observation;
   }
@@ -201,6 +246,7 @@ export async function searchTree(
   async function activate(node: SearchNode, env: Environment): Promise<boolean> {
     const start = clock.monotonicMs();
     const snapshot = snapshots.get(node.id);
+    if (env instanceof NoisyEnvironment) env.setSchedule(node.noise?.schedule ?? []);
     const reached = await reachState(env, {
       taskId: task.id,
       seed: spec.seed,
@@ -343,6 +389,7 @@ export async function searchTree(
             pending: { action: b.representative, raw: b.raw, fingerprint: b.fingerprint, bucketSize: b.size },
             expectedFingerprint: fingerprint,
           });
+          assignNoise(child, node);
           if (snapshot) snapshots.set(child.id, snapshot);
           changed.add(child);
           queue.push(child);

@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Dialog, Page } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
 import type { BrowserPool } from "./browser-pool.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
@@ -15,6 +15,10 @@ export interface EpisodePage {
   readonly dialogs: string[];
   /** Set when the page, context or browser died (not by close()). */
   dead: boolean;
+  /** When set, the next native dialog is held open and handed here instead of accepted (noise). */
+  holdDialog: ((dialog: Dialog) => void) | null;
+  /** New pages the noise layer is about to open (others are closed as popups). */
+  allowPages: number;
   close(): Promise<void>;
 }
 
@@ -54,6 +58,8 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     blocked: { count: 0, urls: [] },
     dialogs: [],
     dead: false,
+    holdDialog: null,
+    allowPages: 0,
     async close() {
       if (closing) return;
       closing = true;
@@ -92,11 +98,19 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     page.on("crash", markDead);
     page.on("close", markDead);
     page.on("dialog", (d) => {
+      const hold = state.holdDialog;
+      if (hold) {
+        state.holdDialog = null;
+        hold(d);
+        return;
+      }
       state.dialogs.push(d.message().slice(0, 200));
       d.accept().catch(() => {});
     });
     context.on("page", (p) => {
-      if (p !== page) p.close().catch(() => {});
+      if (p === page) return;
+      if (state.allowPages > 0) state.allowPages -= 1;
+      else p.close().catch(() => {});
     });
     await page.goto(origin + options.entryPath, { waitUntil: "load", timeout: config.actionTimeoutMs });
     const started = await withTimeout(

@@ -1,7 +1,14 @@
-import { EnvironmentError, type Observation, type Task, UserError } from "../../core/index.ts";
+import {
+  EnvironmentError,
+  type Observation,
+  type PerturbationStatus,
+  type Task,
+  UserError,
+} from "../../core/index.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import type { EpisodePage } from "./episode-page.ts";
 import { agentCall, type PageView, SETTLED_VIEW_EXPRESSION, VIEW_EXPRESSION } from "./page-agent.ts";
+import type { EpisodePerturbations } from "./perturbations.ts";
 import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
 /** Why an episode ended: the page finished, the agent said done/fail, or the step limit. */
@@ -15,6 +22,22 @@ export interface Episode {
   steps: number;
   ended: EndReason | null;
   last: Observation | null;
+  /** Perturbations of this episode (created by the first one applied). */
+  noise: EpisodePerturbations | null;
+  /** The state read just before a native dialog blocked the page (the page cannot change meanwhile). */
+  frozen: FrozenState | null;
+}
+
+/** What cannot be read from a page while a native dialog blocks it, read just before it opened. */
+export interface FrozenState {
+  view: PageView;
+  fingerprint: Record<string, unknown>;
+  saved: { supported: boolean; href: string; page?: unknown; extra?: unknown };
+  layer: unknown;
+  layerStatus: PerturbationStatus[];
+  verifier: string;
+  /** The page's pixels under the dialog. */
+  screenshot: Uint8Array | null;
 }
 
 /** Evaluates an expression in the episode's page, with a time limit (page.evaluate has none). */

@@ -6,9 +6,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * The browser-side agent (page/agent.js, then page/agent-snapshot.js, which publishes
- * `window.__rh`), installed into every page before its scripts.
+ * `window.__rh`, then page/noise.js, the noise layer `window.__rhNoise`), installed into every page before its scripts.
  */
-export const PAGE_AGENT_SOURCE: string = ["agent.js", "agent-snapshot.js"]
+export const PAGE_AGENT_SOURCE: string = ["agent.js", "agent-snapshot.js", "noise.js"]
   .map((file) => readFileSync(join(here, "page", file), "utf8"))
   .join("\n;\n");
 

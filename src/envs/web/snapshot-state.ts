@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NoiseStateSchema } from "./perturbations.ts";
 
 /** What a web snapshot's `state` holds (opaque to callers; validated on restore). */
 export const SnapshotStateSchema = z.object({
@@ -11,5 +12,7 @@ export const SnapshotStateSchema = z.object({
   steps: z.number().int().nonnegative(),
   ended: z.enum(["page", "done", "fail", "truncated"]).nullable(),
   blocked: z.number().int().nonnegative(),
+  /** Perturbations in effect (noise widgets, dialog, tabs, viewport), when any were applied. */
+  noise: NoiseStateSchema.optional(),
 });
 export type SnapshotState = z.infer<typeof SnapshotStateSchema>;

@@ -12,6 +12,11 @@ import {
   InternalError,
   type Logger,
   type Observation,
+  type Perturbable,
+  PerturbationEffectSchema,
+  type PerturbationEvent,
+  type PerturbationRefusal,
+  type PerturbationStatus,
   type ResetOptions,
   ResetOptionsSchema,
   type StepResult,
@@ -27,12 +32,13 @@ import { openEpisodePage } from "./episode-page.ts";
 import { buildObservation } from "./observe.ts";
 import { translateOracleAction } from "./oracle.ts";
 import { agentCall, FINGERPRINT_EXPRESSION, type PageGlobals, type PageView } from "./page-agent.ts";
+import { EpisodePerturbations } from "./perturbations.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
 import { scoreGlobals } from "./score.ts";
 import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
 import type { WebSuite } from "./suite.ts";
 import type { TaskServer } from "./task-server.ts";
-import { browserCrashed, WEB_ERROR_CODES } from "./web-errors.ts";
+import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
 export interface WebEnvironmentMetrics {
   episodes: number;
@@ -44,7 +50,7 @@ export interface WebEnvironmentMetrics {
 }
 
 /** The web environment: a Chromium context per episode on task pages from the local task server. */
-export class WebEnvironment implements Environment {
+export class WebEnvironment implements Environment, Perturbable {
   readonly family = "web";
   readonly capabilities: Capabilities = { snapshot: true, replay: true, deterministic: true };
   readonly suite: WebSuite;
@@ -132,7 +138,16 @@ export class WebEnvironment implements Environment {
       this.endEpisode(),
     ]);
     this.totals.episodes += 1;
-    this.episode = { task, seed: parsed.data.seed, handle, steps: 0, ended: null, last: null };
+    this.episode = {
+      task,
+      seed: parsed.data.seed,
+      handle,
+      steps: 0,
+      ended: null,
+      last: null,
+      noise: null,
+      frozen: null,
+    };
     this.logger.debug("web episode started", { taskId: task.id, seed: parsed.data.seed });
     return this.episode;
   }
@@ -160,17 +175,30 @@ export class WebEnvironment implements Environment {
     if (!parsed.success) {
       error = { code: "invalid_action", message: parsed.error.issues[0]?.message ?? "invalid action" };
     } else {
-      error = await this.guard(ep, `${parsed.data.type} action`, () =>
-        performAction(
-          {
-            page: ep.handle.page,
-            viewport: this.config.viewport,
-            scrollAmountPx: this.config.scrollAmountPx,
-            evaluate: (expression) => this.eval(ep, expression),
-          },
-          parsed.data,
-        ),
-      );
+      const noise = ep.noise;
+      const intercepted = noise
+        ? await this.guard(ep, `${parsed.data.type} action`, () => noise.intercept(parsed.data))
+        : undefined;
+      if (intercepted !== undefined) {
+        error = intercepted;
+        if (noise && !noise.dialogOpen) ep.frozen = null;
+      } else {
+        const page = noise ? noise.activePage : ep.handle.page;
+        error = await this.guard(ep, `${parsed.data.type} action`, () =>
+          performAction(
+            {
+              page,
+              viewport: noise ? noise.currentViewport : this.config.viewport,
+              scrollAmountPx: this.config.scrollAmountPx,
+              evaluate: (expression) =>
+                page === ep.handle.page
+                  ? this.eval(ep, expression)
+                  : withTimeout(page.evaluate(expression), this.config.actionTimeoutMs, "a page evaluation"),
+            },
+            parsed.data,
+          ),
+        );
+      }
     }
     ep.steps += 1;
     this.totals.steps += 1;
@@ -206,7 +234,9 @@ export class WebEnvironment implements Environment {
   async evaluate(): Promise<VerifierResult> {
     const ep = this.episode;
     if (!ep) return { reward: 0, success: false, reason: "no episode: reset first", metrics: {} };
-    const globals = await this.guard(ep, "evaluate", () => this.eval<PageGlobals>(ep, agentCall("globals")));
+    const globals = ep.frozen
+      ? ep.frozen.view.globals
+      : await this.guard(ep, "evaluate", () => this.eval<PageGlobals>(ep, agentCall("globals")));
     const score = scoreGlobals(globals, ep.task);
     score.metrics.steps = ep.steps;
     score.metrics.blockedRequests = ep.handle.blocked.count;
@@ -224,6 +254,18 @@ export class WebEnvironment implements Environment {
    */
   async fingerprintParts(): Promise<Record<string, unknown>> {
     const ep = this.live("fingerprint");
+    const noise = ep.noise;
+    if (!noise?.used) return this.pageFingerprint(ep);
+    if (ep.frozen) {
+      return { ...ep.frozen.fingerprint, noise: noise.fingerprintPart(ep.frozen.layer) };
+    }
+    const parts = await this.pageFingerprint(ep);
+    const layer = await this.guard(ep, "fingerprint", () => this.eval(ep, "window.__rhNoise.save()"));
+    const tab = noise.onNoiseTab ? await this.guard(ep, "fingerprint", () => noise.tabView()) : null;
+    return { ...parts, noise: noise.fingerprintPart(layer), ...(tab ? { tab } : {}) };
+  }
+
+  private async pageFingerprint(ep: Episode): Promise<Record<string, unknown>> {
     const f = await this.guard(ep, "fingerprint", () =>
       this.eval<{ href: string; axtree: string; focused: string; dom: string; globals: PageGlobals }>(
         ep,
@@ -243,16 +285,7 @@ export class WebEnvironment implements Environment {
 
   async snapshot(): Promise<EnvironmentSnapshot> {
     const ep = this.live("snapshot");
-    const saved = await this.guard(ep, "snapshot", () =>
-      this.eval<{ supported: boolean; href: string; page?: unknown; extra?: unknown }>(
-        ep,
-        `(() => {
-          if (typeof window.rehearsalSaveState !== "function" || typeof window.rehearsalRestoreState !== "function")
-            return { supported: false, href: location.href };
-          return { supported: true, href: location.href, page: window.rehearsalSaveState(), extra: window.__rh.saveExtra() };
-        })()`,
-      ),
-    );
+    const saved = ep.frozen ? ep.frozen.saved : await this.guard(ep, "snapshot", () => this.savePage(ep));
     const url = this.relativeUrl(saved.href);
     if (!saved.supported || url !== this.suite.entryPath(ep.task.id)) {
       throw new EnvironmentError(
@@ -269,6 +302,12 @@ export class WebEnvironment implements Environment {
       ended: ep.ended,
       blocked: ep.handle.blocked.count,
     };
+    if (ep.noise?.used) {
+      const layer = ep.frozen
+        ? ep.frozen.layer
+        : await this.guard(ep, "snapshot", () => this.eval(ep, "window.__rhNoise.save()"));
+      state.noise = ep.noise.save(layer);
+    }
     return {
       family: this.family,
       taskId: ep.task.id,
@@ -285,13 +324,23 @@ export class WebEnvironment implements Environment {
     }
     const ep = await this.open({ taskId: snap.taskId, seed: snap.seed });
     const s = parsed.data;
-    await this.guard(ep, "restore", () =>
-      this.eval(
+    const noiseState = s.noise;
+    const noise = noiseState ? this.perturbations(ep) : null;
+    await this.guard(ep, "restore", async () => {
+      await this.eval(
         ep,
-        `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`,
-      ),
-    );
-    const view = await this.view(ep, true);
+        `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); return true; })()`,
+      );
+      // The noise layer first: an in-flow host before <body> is part of the element paths restored next.
+      if (noise && noiseState) await noise.restoreLayer(noiseState);
+      await this.eval(ep, `(() => { window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`);
+    });
+    let view = await this.view(ep, true);
+    if (noise && noiseState) {
+      if (noiseState.dialog) await this.freeze(ep, view);
+      await this.guard(ep, "restore", () => noise.restoreRest(noiseState));
+      if (ep.frozen) view = ep.frozen.view;
+    }
     ep.steps = s.steps;
     ep.ended = s.ended;
     ep.handle.blocked.count = s.blocked;
@@ -300,7 +349,7 @@ export class WebEnvironment implements Environment {
 
   async oracleAction(): Promise<Action | null> {
     const ep = this.live("oracleAction");
-    if (ep.ended !== null) return null;
+    if (ep.ended !== null || ep.frozen || ep.noise?.onNoiseTab) return null;
     return this.guard(ep, "oracleAction", async () => {
       const r = await this.eval<{ missing?: boolean; action?: unknown }>(ep, agentCall("oracle"));
       if (r.missing || r.action === null || r.action === undefined) return null;
@@ -333,6 +382,121 @@ export class WebEnvironment implements Environment {
     if (this.sharedPool) await this.pool.release();
   }
 
+  // ---------------------------------------------------------------- perturbations (Perturbable)
+
+  /**
+   * Applies a perturbation now (the noise layer calls this after the agent's action, so the next
+   * observation shows it). Returns a refusal when it cannot apply here (nothing changed then).
+   */
+  async applyPerturbation(event: PerturbationEvent): Promise<PerturbationRefusal | null> {
+    const ep = this.live("applyPerturbation");
+    const parsed = PerturbationEffectSchema.safeParse(event.effect);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UserError(
+        "env.perturbation_invalid",
+        `perturbation ${event.id}: ${issue?.path.join(".") || "effect"}: ${issue?.message}`,
+      );
+    }
+    const effect = parsed.data;
+    const noise = this.perturbations(ep);
+    if (effect.kind === "native_dialog" && !ep.frozen) await this.freeze(ep, await this.view(ep, true));
+    const target =
+      effect.kind === "widget" && effect.widget.layout === "occluder" ? await this.targetElement(ep) : null;
+    const reason = await this.guard(ep, "applyPerturbation", () => noise.apply(event.id, effect, target));
+    if (reason !== null && effect.kind === "native_dialog") ep.frozen = null;
+    return reason === null ? null : { id: event.id, reason };
+  }
+
+  async advancePerturbations(): Promise<void> {
+    const ep = this.live("advancePerturbations");
+    const noise = ep.noise;
+    if (noise?.used) await this.guard(ep, "advancePerturbations", () => noise.advance());
+  }
+
+  async perturbationStatus(): Promise<PerturbationStatus[]> {
+    const ep = this.live("perturbationStatus");
+    const noise = ep.noise;
+    if (!noise) return [];
+    const layer = ep.frozen
+      ? ep.frozen.layerStatus
+      : await this.guard(ep, "perturbationStatus", () =>
+          this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"),
+        );
+    return noise.status(layer);
+  }
+
+  async observeNow(): Promise<Observation> {
+    const ep = this.live("observeNow");
+    return this.observe(ep, undefined, await this.view(ep, true));
+  }
+
+  /** sha256 of everything the task's verifier can read (see page/agent.js `verifierState`). */
+  async verifierDigest(): Promise<string> {
+    const ep = this.live("verifierDigest");
+    if (ep.frozen) return ep.frozen.verifier;
+    return this.guard(ep, "verifierDigest", () => this.readVerifierDigest(ep));
+  }
+
+  private async readVerifierDigest(ep: Episode): Promise<string> {
+    return sha256Hex(canonicalJson(await this.eval(ep, agentCall("verifierState"))));
+  }
+
+  private perturbations(ep: Episode): EpisodePerturbations {
+    if (!ep.noise) {
+      ep.noise = new EpisodePerturbations(ep, {
+        evalTask: (expression) => this.eval(ep, expression),
+        defaultViewport: this.config.viewport,
+        timeoutMs: this.config.actionTimeoutMs,
+      });
+    }
+    return ep.noise;
+  }
+
+  /** Reads what a native dialog will block: view, fingerprint, snapshot data, noise layer, verifier digest. */
+  private async freeze(ep: Episode, view: PageView): Promise<void> {
+    const fingerprint = await this.pageFingerprint(ep);
+    const saved = await this.guard(ep, "freeze", () => this.savePage(ep));
+    const layer = await this.guard(ep, "freeze", () => this.eval(ep, "window.__rhNoise.save()"));
+    const layerStatus = await this.guard(ep, "freeze", () =>
+      this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"),
+    );
+    const verifier = await this.guard(ep, "freeze", () => this.readVerifierDigest(ep));
+    const screenshot = this.config.observation.screenshot
+      ? await this.guard(ep, "freeze", () =>
+          ep.handle.page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
+        )
+      : null;
+    ep.frozen = { view, fingerprint, saved, layer, layerStatus, verifier, screenshot };
+  }
+
+  private savePage(
+    ep: Episode,
+  ): Promise<{ supported: boolean; href: string; page?: unknown; extra?: unknown }> {
+    return this.eval(
+      ep,
+      `(() => {
+        if (typeof window.rehearsalSaveState !== "function" || typeof window.rehearsalRestoreState !== "function")
+          return { supported: false, href: location.href };
+        return { supported: true, href: location.href, page: window.rehearsalSaveState(), extra: window.__rh.saveExtra() };
+      })()`,
+    );
+  }
+
+  /**
+   * The element a targeted perturbation aims at: the one the task's oracle would act on next, else the
+   * focused element, else the first visible interactive one.
+   */
+  private async targetElement(ep: Episode): Promise<string | null> {
+    const oracle = await this.oracleAction().catch(() => null);
+    const fromOracle =
+      oracle && "elementId" in oracle && typeof oracle.elementId === "string" ? oracle.elementId : undefined;
+    if (fromOracle !== undefined) return fromOracle;
+    const view = await this.view(ep);
+    const m = /^\s*\[(\d+)\]/m.exec(view.focused || view.axtree);
+    return m?.[1] ?? null;
+  }
+
   // ---------------------------------------------------------------- internals
 
   private live(operation: string): Episode {
@@ -352,6 +516,7 @@ export class WebEnvironment implements Environment {
     const ep = this.episode;
     this.episode = null;
     if (!ep) return;
+    await ep.noise?.closeAll();
     this.totals.blockedRequests += ep.handle.blocked.count;
     await ep.handle.close();
   }
@@ -371,17 +536,28 @@ export class WebEnvironment implements Environment {
     });
   }
 
-  private view(ep: Episode, settle = false): Promise<PageView> {
-    return this.guard(ep, "observing", () => readView(ep, this.config, settle));
+  private async view(ep: Episode, settle = false): Promise<PageView> {
+    if (ep.frozen) return ep.frozen.view;
+    const view = await this.guard(ep, "observing", () => readView(ep, this.config, settle));
+    const noise = ep.noise;
+    if (!noise?.onNoiseTab) return view;
+    // A noise tab has the focus: the agent sees that tab; the task's globals still come from its page.
+    const tab = await this.guard(ep, "observing", () => noise.tabView());
+    return { ...view, axtree: tab.axtree, focused: tab.focused, title: tab.title, href: tab.href };
   }
 
   private async observe(ep: Episode, error: ActionError | undefined, known?: PageView): Promise<Observation> {
     const view = known ?? (await this.view(ep));
-    const screenshot = this.config.observation.screenshot
-      ? await this.guard(ep, "screenshot", () =>
-          ep.handle.page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
-        )
-      : undefined;
+    const noise = ep.noise;
+    const page = noise ? noise.activePage : ep.handle.page;
+    // A page blocked by a native dialog cannot be captured; its pixels are those before the dialog.
+    const screenshot = !this.config.observation.screenshot
+      ? undefined
+      : ep.frozen
+        ? (ep.frozen.screenshot ?? undefined)
+        : await this.guard(ep, "screenshot", () =>
+            page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
+          );
     const observation = buildObservation({
       view,
       url: this.relativeUrl(view.href),
@@ -392,6 +568,15 @@ export class WebEnvironment implements Environment {
       dialogs: ep.handle.dialogs,
       error,
     });
+    if (noise?.used) {
+      const extra = noise.describe();
+      Object.assign(observation.data as Record<string, unknown>, extra.data);
+      if (observation.screenshot) {
+        observation.screenshot.width = noise.currentViewport.width;
+        observation.screenshot.height = noise.currentViewport.height;
+      }
+      if (extra.lines.length > 0) observation.text = `${observation.text}\n${extra.lines.join("\n")}`;
+    }
     ep.last = observation;
     return observation;
   }

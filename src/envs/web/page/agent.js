@@ -186,7 +186,9 @@
     if (expanded) out.push(expanded === "true" ? "expanded" : "collapsed");
     if (el.disabled || el.getAttribute("aria-disabled") === "true") out.push("disabled");
     if (el.readOnly) out.push("readonly");
-    if (document.activeElement === el) out.push("focused");
+    const root = el.getRootNode();
+    if (document.activeElement === el || (root !== document && root.activeElement === el))
+      out.push("focused");
     return out;
   }
 
@@ -244,11 +246,16 @@
         }
       }
     };
+    const noise = window.__rhNoise ? window.__rhNoise.roots() : [];
+    for (const n of noise) if (n.place === "before") walk(n.root, 0, false);
     if (document.body) walk(document.body, 0, false);
+    for (const n of noise) if (n.place === "after") walk(n.root, 0, false);
     return lines.join("\n");
   }
 
   function focused() {
+    const inNoise = window.__rhNoise ? window.__rhNoise.focusedElement() : null;
+    if (inNoise) return describe(inNoise);
     const el = document.activeElement;
     if (!el || el === document.body || el === document.documentElement) return "";
     assignIds();
@@ -277,6 +284,21 @@
     };
     if (document.body) walk(document.body);
     return out.join("");
+  }
+
+  /**
+   * Everything a task's verifier can read: URL, task globals (without the time-scaled reward), the
+   * page's own saved state and the DOM of <body> with live form values. Noise must never change it.
+   */
+  function verifierState() {
+    const { reward: _timeScaled, ...g } = globals();
+    let page = null;
+    try {
+      page = typeof window.rehearsalSaveState === "function" ? window.rehearsalSaveState() : null;
+    } catch (e) {
+      page = { error: String(e) };
+    }
+    return { href: location.href, globals: g, page, dom: domDigestSource() };
   }
 
   function globals() {
@@ -314,7 +336,10 @@
   }
 
   function byId(id) {
-    return document.querySelector(`[${ATTR}="${String(id).replace(/[^0-9]/g, "")}"]`);
+    const key = String(id).replace(/[^0-9]/g, "");
+    const el = document.querySelector(`[${ATTR}="${key}"]`);
+    if (el || !window.__rhNoise) return el;
+    return window.__rhNoise.byId(key);
   }
 
   /** Viewport point at the centre of the element's visible part; scrolls it into view when needed. */
@@ -461,6 +486,7 @@
         axtree,
         focused,
         domDigestSource,
+        verifierState,
         globals,
         instruction,
         target,
