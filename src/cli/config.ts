@@ -13,7 +13,9 @@ export const RunConfigSchema = z
     tasksDir: z.string().optional(),
     /** Task ids, or "all". */
     tasks: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
-    policy: z.enum(["random", "scripted", "oracle", "heuristic", "llm"]).default("random"),
+    policy: z
+      .enum(["random", "scripted", "oracle", "heuristic", "heuristic-norecovery", "llm"])
+      .default("random"),
     /** Actions for the scripted policy. */
     script: z.array(z.unknown()).optional(),
     llm: z.record(z.string(), z.unknown()).optional(),

@@ -33,12 +33,13 @@ export async function createPolicyFromConfig(
       return createScriptedPolicy(actions);
     }
     case "heuristic":
+    case "heuristic-norecovery":
       if (config.env !== "web")
         throw new UserError(
           "policy.unavailable",
           "the heuristic policy is for the web environment (--env web); use random or oracle",
         );
-      return createHeuristicWebPolicy();
+      return createHeuristicWebPolicy({ recovery: config.policy === "heuristic" });
     case "llm": {
       // Config file `llm:` fields override the REHEARSAL_LLM_* environment variables.
       const llmConfig = llmConfigFromEnv(process.env, (config.llm ?? {}) as Partial<LlmConfigInput>);

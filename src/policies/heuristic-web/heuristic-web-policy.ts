@@ -1,11 +1,17 @@
 import type { Action, Candidate, Policy, PolicyContext, Random } from "../../core/index.ts";
 import { parseAxtree } from "./axtree.ts";
 import { parseInstruction } from "./instruction.ts";
+import { recoveryAction } from "./recovery.ts";
 import { type Scored, scoreActions } from "./score.ts";
 
 export interface HeuristicWebPolicyOptions {
   /** Multiplies the temperature passed to `propose` (0 = always the best-scoring action). */
   temperatureScale?: number;
+  /**
+   * Recover from interruptions first (native dialog, foreign tab, noise widgets: see recovery.ts); default
+   * true. Without it the policy is "heuristic-norecovery" and acts exactly as before recovery existed.
+   */
+  recovery?: boolean;
 }
 
 /** Names of the elements clicked so far, looked up in the observation each click was made on. */
@@ -38,13 +44,20 @@ function sample(scored: ReadonlyArray<Scored>, temperature: number, random: Rand
  * The embedded default web policy (no model): reads the accessibility text and the instruction, scores
  * candidate actions by matching instruction words to element names, labels and roles, and samples them
  * with a softmax at the given temperature. It solves short tasks often and long ones rarely, which is
- * what search needs as a base policy.
+ * what search needs as a base policy. With recovery on (the default), an interruption seen in the
+ * observation is handled first: all n candidates are then the one recovery action.
  */
 export function createHeuristicWebPolicy(options: HeuristicWebPolicyOptions = {}): Policy {
   const scale = options.temperatureScale ?? 1;
+  const recovery = options.recovery ?? true;
   return {
-    name: "heuristic",
+    name: recovery ? "heuristic" : "heuristic-norecovery",
     async propose(context, { n, temperature, random }) {
+      const recover = recovery ? recoveryAction(context) : null;
+      if (recover) {
+        const raw = JSON.stringify(recover);
+        return { candidates: Array.from({ length: n }, () => ({ action: recover, raw })) };
+      }
       const page = parseAxtree(context.observation.axtree ?? context.observation.text);
       const ins = parseInstruction(context.observation.instruction ?? context.task.instruction);
       const scored = scoreActions(

@@ -325,7 +325,7 @@
   }
 
   /** Escape: closes the topmost open widget that Escape closes; true when it consumed the key. */
-  function _pressEscape() {
+  function closeTopOnEscape() {
     for (let i = state.widgets.length - 1; i >= 0; i--) {
       const w = state.widgets[i];
       if (w.open && w.spec.closeOnEscape) {
@@ -401,7 +401,7 @@
     value: Object.freeze({
       add,
       tick,
-      escape,
+      escape: closeTopOnEscape,
       status,
       active,
       save,
