@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
+import { UserError } from "../../core/index.ts";
 import { evaluatePolicy } from "../../eval/index.ts";
 import { SearchConfigSchema } from "../../search/index.ts";
 import { codeVersion } from "../code-version.ts";
@@ -11,6 +12,7 @@ import { formatPercent, type Output } from "../output.ts";
 import { createPolicyFromConfig } from "../policies.ts";
 import { createProgress } from "../progress.ts";
 import { markRunFailed } from "../run-status.ts";
+import { runNoisyEval } from "./eval-noise.ts";
 
 interface EvalFlags {
   config?: string;
@@ -27,6 +29,9 @@ interface EvalFlags {
   store?: string;
   entropyStates: number;
   entropySamples: number;
+  noise?: string;
+  schedule?: string;
+  policies?: string[];
 }
 
 function kList(value: string): number[] {
@@ -54,7 +59,19 @@ export function registerEval(program: Command, out: () => Output): void {
     .option("--entropy-states <n>", "states sampled for action entropy (0 = off)", intOption, 20)
     .option("--entropy-samples <k>", "samples per state for action entropy", intOption, 8)
     .option("--store <dir>", "run store directory")
+    .option(
+      "--noise <set>",
+      "also evaluate under noise: heldout = one held-out perturbation per task, next to the clean run",
+    )
+    .option("--schedule <file>", "precomputed noise schedule (rehearsal noise schedule); default: computed")
+    .option("--policies <names>", "with --noise: policies to compare (cross-evaluation table)", listOption)
     .action(async (flags: EvalFlags) => {
+      if (flags.noise !== undefined && flags.noise !== "heldout") {
+        throw new UserError("cli.invalid_option", `--noise takes "heldout", got "${flags.noise}"`);
+      }
+      if (flags.noise === undefined && (flags.schedule !== undefined || flags.policies !== undefined)) {
+        throw new UserError("cli.invalid_option", "--schedule and --policies need --noise heldout");
+      }
       const o = out();
       const fileOptions = flags.config ? readConfigFile(flags.config) : {};
       const envName = flags.env ?? fileOptions.env;
@@ -83,6 +100,25 @@ export function registerEval(program: Command, out: () => Output): void {
       let runId: string | undefined;
       try {
         const tasks = selectTasks(env.suite, config.tasks);
+        if (flags.noise === "heldout") {
+          const ks = [...new Set(flags.k)].sort((a, b) => a - b);
+          await runNoisyEval(
+            {
+              config,
+              env,
+              tasks,
+              store,
+              runtime,
+              policies: flags.policies ?? [config.policy],
+              ks,
+              ...(flags.schedule ? { scheduleFile: flags.schedule } : {}),
+              signal: controller.signal,
+              runIdPrefix: runtime.ids.next("eval"),
+            },
+            o,
+          );
+          return;
+        }
         const policy = await createPolicyFromConfig(config, runtime);
         runId = runtime.ids.next("eval");
         store.createRun({

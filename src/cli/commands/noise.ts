@@ -1,20 +1,18 @@
 import { type Command, Option } from "commander";
 import { UserError } from "../../core/index.ts";
 import {
-  buildEvaluationScheduleFile,
   generatorByName,
   generatorInfo,
   generatorsOf,
-  measureSpan,
   NOISE_TIERS,
   type NoiseTier,
   parseScheduleOptions,
   writeScheduleFile,
 } from "../../noise/index.ts";
-import { episodeSeed } from "../../rollout/index.ts";
 import { readConfigFile, resolveRunConfig } from "../config.ts";
 import { createCliRuntime } from "../context.ts";
 import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
+import { evaluationScheduleFor } from "../noise-schedule.ts";
 import { intOption, listOption } from "../options.ts";
 import type { Output } from "../output.ts";
 
@@ -121,19 +119,7 @@ export function registerNoise(program: Command, out: () => Output): void {
       try {
         const tasks = selectTasks(env.suite, config.tasks);
         if (tasks.length === 0) throw new UserError("noise.no_tasks", "no tasks selected; pass --tasks");
-        const taskSpans: Array<{ taskId: string; span: number }> = [];
-        for (const task of tasks) {
-          const span =
-            options.span ??
-            (await measureSpan(
-              env,
-              task.id,
-              episodeSeed(config.seed, task.id, 0),
-              Math.min(task.maxSteps ?? options.horizon, options.horizon),
-            ));
-          taskSpans.push({ taskId: task.id, span });
-        }
-        const file = buildEvaluationScheduleFile({ taskSpans, seed: config.seed, options });
+        const file = await evaluationScheduleFor(env, tasks, config.seed, options);
         writeScheduleFile(flags.out, file);
         o.result(file);
         o.table(
