@@ -41,6 +41,13 @@ export const SearchConfigSchema = z
      * is idle or the queue has room; with no free slot, K = 1 (so nothing branches).
      */
     maxQueued: z.number().int().nonnegative().default(64),
+    /**
+     * Share of branches that draw noise (OSWorld-Noisy, train generators only); the rest are clean
+     * controls. 0 = no noise. Needs a perturbable environment (web).
+     */
+    noiseFraction: z.number().min(0).max(1).default(0),
+    /** Success rate for the noise fire count; default: each tree's own so far, (s + 1) / (leaves + 2). */
+    noiseSuccessRate: z.number().min(0).max(1).optional(),
     /** Safety cap on nodes per tree. */
     maxNodesPerTree: z.number().int().positive().default(256),
   })

@@ -1,4 +1,5 @@
 import { type Environment, type Policy, type Runtime, stableSeed, type Task } from "../core/index.ts";
+import { sampleSchedule } from "../noise/schedule.ts";
 import type { RunStore } from "../store/contract.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
@@ -90,6 +91,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
       status: "running",
       data: { counters: previous },
     });
+    const noise = spec.noise ?? noiseOf(spec.config);
     const tree = await searchTree(
       {
         envs: deps.envs,
@@ -115,7 +117,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
         seed,
         randomKey: spec.seed,
         config: spec.config,
-        ...(spec.noise ? { noise: spec.noise } : {}),
+        ...(noise ? { noise } : {}),
       },
       resume,
     );
@@ -136,6 +138,26 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     }
   }
   return { tasks: results, interrupted };
+}
+
+/** The search's noise from its config: train-split schedules sampled per branch (`sampleSchedule`). */
+export function noiseOf(config: SearchConfig): TreeNoise | undefined {
+  if (config.noiseFraction <= 0) return undefined;
+  return {
+    fraction: config.noiseFraction,
+    ...(config.noiseSuccessRate !== undefined ? { successRate: config.noiseSuccessRate } : {}),
+    plan: ({ taskId, rollout, fromStep, successRate, span }) =>
+      sampleSchedule({
+        taskId,
+        rollout,
+        fromStep,
+        successRate,
+        purpose: "search",
+        split: "train",
+        // Events land within the expected episode length (never before the branch's own steps).
+        options: { horizon: config.horizon, span: Math.max(span, fromStep + 1) },
+      }).events,
+  };
 }
 
 function sumCounters(a: TreeCounters, b: TreeCounters): TreeCounters {

@@ -47,7 +47,14 @@ export interface TreeNoise {
   /** The task's success rate for the fire count; default: the tree's own so far, (successes + 1) / (leaves + 2). */
   successRate?: number;
   /** Samples a branch's events at steps ≥ `fromStep` (e.g. `sampleSchedule` with the train split). */
-  plan(args: { taskId: string; rollout: string; fromStep: number; successRate: number }): PlannedNoiseEvent[];
+  plan(args: {
+    taskId: string;
+    rollout: string;
+    fromStep: number;
+    successRate: number;
+    /** Expected episode length: the mean leaf length so far (the horizon before any leaf). */
+    span: number;
+  }): PlannedNoiseEvent[];
 }
 
 export interface TreeCounters {
@@ -158,8 +165,13 @@ export async function searchTree(
     const done = leaves();
     const successRate =
       noise.successRate ?? (done.filter((n) => n.outcome?.success).length + 1) / (done.length + 2);
+    const span =
+      done.length === 0
+        ? config.horizon
+        : Math.ceil(done.reduce((a, n) => a + n.prefix.length, 0) / done.length);
     const own = noisy
       ? noise.plan({
+          span,
           taskId: task.id,
           rollout: `${spec.treeId}/n${node.seq}`,
           fromStep: parent ? node.fromStep + 1 : 0,

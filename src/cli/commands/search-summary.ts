@@ -37,6 +37,16 @@ export function printSearchSummary(
       s.envSteps,
     ]),
   );
+  const tags = new Map<string, number>();
+  for (const s of stats)
+    for (const [tag, n] of Object.entries(s.noiseTags ?? {})) tags.set(tag, (tags.get(tag) ?? 0) + n);
+  if (tags.size > 0)
+    o.line(
+      `noise tags of leaves: ${[...tags.entries()]
+        .sort()
+        .map(([t, n]) => `${t} ${n}`)
+        .join(", ")}`,
+    );
   o.line(
     `${totals.tasksWithSuccess}/${totals.tasks} tasks with a verified success; ${totals.successes}/${totals.leaves} successful leaves; ${totals.uniqueSteps} unique steps; ${totals.envSteps} environment steps (${totals.replaySteps} replayed); ${totals.mismatches} replay mismatches`,
   );

@@ -12,7 +12,7 @@ import {
 } from "../config.ts";
 import { createCliRuntime, openCliStore } from "../context.ts";
 import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
-import { intOption, listOption } from "../options.ts";
+import { floatOption, intOption, listOption } from "../options.ts";
 import type { Output } from "../output.ts";
 import { createPolicyFromConfig } from "../policies.ts";
 import { createProgress } from "../progress.ts";
@@ -30,6 +30,7 @@ interface SearchFlags {
   store?: string;
   resume?: string;
   liveEnvs?: number;
+  noiseFraction?: number;
 }
 
 export function registerSearch(program: Command, out: () => Output): void {
@@ -44,6 +45,11 @@ export function registerSearch(program: Command, out: () => Output): void {
     .option("--policy <name>", "the frozen policy: heuristic | random | llm | oracle")
     .option("--seed <seed>", "root seed")
     .option("--live-envs <n>", "live environments at once (search.maxLiveEnvs)", intOption)
+    .option(
+      "--noise-fraction <f>",
+      "share of branches with noise from the train generators (search.noiseFraction; web)",
+      floatOption,
+    )
     .option("--store <dir>", "run store directory")
     .option("--resume <run>", "continue an interrupted search run from the store")
     .action(async (flags: SearchFlags) => {
@@ -97,6 +103,8 @@ export function registerSearch(program: Command, out: () => Output): void {
           );
           if (flags.liveEnvs !== undefined)
             config = { ...config, search: { ...(config.search ?? {}), maxLiveEnvs: flags.liveEnvs } };
+          if (flags.noiseFraction !== undefined)
+            config = { ...config, search: { ...(config.search ?? {}), noiseFraction: flags.noiseFraction } };
           runId = "";
         }
       } catch (e) {
