@@ -33,6 +33,7 @@ export function exportTrees(store: RunStore, runId: string, taskIds?: ReadonlyAr
         endReason: n.endReason ?? null,
         dropReason: n.dropReason ?? null,
         outcome: n.outcome ?? null,
+        ...(n.noise ? { noise: n.noise } : {}),
       })),
     })),
   };
