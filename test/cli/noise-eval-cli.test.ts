@@ -104,6 +104,21 @@ describe("rehearsal eval --noise heldout", () => {
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/no event for enter-text.*rehearsal noise schedule/s);
     expect(runCli(["eval", "--env", "web", "--noise", "everything"]).code).toBe(2);
+    const fl = runCli([
+      "eval",
+      "--env",
+      "frozenlake",
+      "--tasks",
+      "4x4",
+      "--rollouts",
+      "1",
+      "--noise",
+      "heldout",
+      "--store",
+      join(dir, "s3"),
+    ]);
+    expect(fl.code, fl.stderr).toBe(2);
+    expect(fl.stderr).toMatch(/cannot be perturbed/);
     expect(runCli(["eval", "--env", "web", "--schedule", schedule]).code).toBe(2);
   }, 300_000);
 });
