@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchFrozenLake } from "./frozenlake.ts";
+import { benchNoise } from "./noise.ts";
 import { benchSearch } from "./search.ts";
 import { benchWeb } from "./web.ts";
 
@@ -13,6 +14,7 @@ const sections: Record<string, Section> = {
   frozenlake: async () => ({ ...(await benchFrozenLake()) }),
   web: benchWeb,
   search: benchSearch,
+  noise: benchNoise,
 };
 
 async function main(): Promise<void> {

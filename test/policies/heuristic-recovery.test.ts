@@ -238,4 +238,44 @@ text "Join our newsletter"
     const b = await off.propose(ctx(o), { ...options, random: createRandom("same") });
     expect(a).toEqual(b);
   });
+  it("compares with the first view of the task page, not with a noise tab shown at reset", () => {
+    const foreignFirst = obs('[3] textbox "Note" value="Hi Kofi"', {
+      data: {
+        viewport: { width: 800, height: 600 },
+        tabs: [
+          { index: 1, title: "Task", active: false },
+          { index: 2, title: "Draft", active: true },
+        ],
+      },
+    });
+    const page = `${LOGIN}\n[20] button "Close"`;
+    const now = obs(page, {
+      data: {
+        viewport: { width: 800, height: 600 },
+        tabs: [
+          { index: 1, title: "Task", active: true },
+          { index: 2, title: "Draft", active: false },
+        ],
+      },
+    });
+    const context: PolicyContext = {
+      task,
+      observation: now,
+      history: [entry(foreignFirst, { type: "key", keys: "Control+1" })],
+      stepIndex: 1,
+    };
+    // The task's own "Close" is not an interruption: the page is seen for the first time.
+    expect(recoveryAction(context)).toBeNull();
+  });
+
+  it("dismisses an interruption already present in the first view when its button is unmistakable", () => {
+    const first = obs(
+      `${LOGIN}\ntext "Join our newsletter"\n[901001] button "Subscribe"\n[901002] button "No thanks"`,
+    );
+    const context: PolicyContext = { task, observation: first, history: [], stepIndex: 0 };
+    expect(recoveryAction(context)).toEqual({ type: "click", elementId: "901002" });
+    // An ordinary "OK" or "Close" in the first view stays the page's own.
+    const plain = obs(`${LOGIN}\ntext "Notice"\n[901001] button "OK"`);
+    expect(recoveryAction({ task, observation: plain, history: [], stepIndex: 0 })).toBeNull();
+  });
 });

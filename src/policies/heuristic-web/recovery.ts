@@ -30,6 +30,25 @@ const DISMISS_RANKS: ReadonlyArray<ReadonlySet<string>> = [
   new Set(["ok", "got it", "accept", "accept all", "allow", "stay signed in", "snooze", "done"]),
   new Set(["next", "continue"]),
 ];
+/**
+ * Labels that only interruptions use (never a page's own controls in practice): when an interruption
+ * is already there in the first view of the page, these identify it without a "before" to compare.
+ */
+const UNMISTAKABLE = new Set([
+  "dismiss",
+  "close chat",
+  "close tip",
+  "close download bar",
+  "clear all",
+  "no thanks",
+  "not now",
+  "skip ad",
+  "reject all",
+  "accept all",
+  "stay signed in",
+  "got it",
+  "minimize",
+]);
 const MOVE_HANDLE = /^move\s/i;
 const ESC_HINT = /\besc\b/i;
 /** Text of something in progress that goes away by itself ("Saving…", "You are offline. Reconnecting…"). */
@@ -222,10 +241,20 @@ export function recoveryAction(context: PolicyContext): Action | null {
   }
   if (foreignTabActive(observation)) return { type: "key", keys: "Control+1" };
 
-  const first = context.history[0]?.observation ?? observation;
-  const tail = newTail(first, observation);
-  if (tail.length === 0) return null;
   const ins = parseInstruction(observation.instruction ?? context.task.instruction);
+  // "Before" is the first view of the task's own page (not another tab, not behind a dialog).
+  const onTaskPage = (o: Observation) =>
+    !foreignTabActive(o) && !o.data?.nativeDialog && !/^Browser dialog \(/m.test(o.text);
+  const first = [...context.history.map((h) => h.observation), observation].find(onTaskPage) ?? observation;
+  let tail = newTail(first, observation);
+  if (first === observation) {
+    // No earlier view of the page: only a widget with an unmistakable interruption button counts.
+    const marked = widgets(linesOf(observation)).filter((w) =>
+      w.some((l) => isButton(l) && UNMISTAKABLE.has(l.name.trim().toLowerCase()) && !asked(l.name, ins)),
+    );
+    tail = marked.flat();
+  }
+  if (tail.length === 0) return null;
   const viewport = observation.data?.viewport as { height?: unknown } | undefined;
   const height = typeof viewport?.height === "number" ? viewport.height : 600;
   // The last widget is the topmost: a modal's backdrop would swallow clicks on the ones below it.
