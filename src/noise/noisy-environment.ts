@@ -44,7 +44,7 @@ export const NoiseEventRecordSchema = z.object({
   /** With `verifyNonSabotage`: whether the verifier-visible state digest was unchanged by applying it. */
   verifierUnchanged: z.boolean().optional(),
 });
-/** What fired, when, and when it was recovered: stored with the steps and the episode outcome. */
+/** What fired, when, and when it was recovered: stored in `info.noise` of the step it fired / recovered at. */
 export type NoiseEventRecord = z.infer<typeof NoiseEventRecordSchema>;
 
 const NoiseSnapshotSchema = z.object({
@@ -125,7 +125,7 @@ export class NoisyEnvironment implements Environment {
     this.log = [];
     this.steps = 0;
     this.ended = false;
-    return (await this.fire(0)) ? this.inner.observeNow() : observation;
+    return (await this.fire(0)).length > 0 ? this.inner.observeNow() : observation;
   }
 
   async step(action: Action): Promise<StepResult> {
