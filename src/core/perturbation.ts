@@ -141,7 +141,8 @@ export interface PerturbationRefusal {
  */
 export interface Perturbable {
   applyPerturbation(event: PerturbationEvent): Promise<PerturbationRefusal | null>;
-  advancePerturbations(): Promise<void>;
+  /** Returns whether anything the agent can see changed. */
+  advancePerturbations(): Promise<boolean>;
   perturbationStatus(): Promise<PerturbationStatus[]>;
   /** The observation of the current state (after perturbations changed it). */
   observeNow(): Promise<Observation>;

@@ -1,5 +1,6 @@
 import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
 import { generatorByName } from "../noise/catalog.ts";
+import type { NoiseGenerator } from "../noise/generator.ts";
 import { NoisyEnvironment, type PlannedNoiseEvent } from "../noise/noisy-environment.ts";
 import type { RunStore } from "../store/contract.ts";
 import { type EvalReport, evaluatePolicy } from "./evaluate.ts";
@@ -60,19 +61,21 @@ function passOf(rows: ReadonlyArray<TaskRollouts>, ks: ReadonlyArray<number>): R
   return out;
 }
 
+/** Clean vs noisy pass@k of the tasks grouped by `nameOf` their scheduled generator. */
 function groupRows(
-  key: (taskId: string) => { name: string; tier: string } | null,
+  generatorOf: (taskId: string) => NoiseGenerator | undefined,
+  nameOf: (g: NoiseGenerator) => string,
   clean: ReadonlyArray<TaskRollouts>,
   noisy: ReadonlyArray<TaskRollouts>,
   ks: ReadonlyArray<number>,
 ): GeneratorRow[] {
   const groups = new Map<string, { tier: string; ids: Set<string> }>();
   for (const r of noisy) {
-    const k = key(r.taskId);
-    if (!k) continue;
-    const g = groups.get(k.name) ?? { tier: k.tier, ids: new Set<string>() };
+    const gen = generatorOf(r.taskId);
+    if (!gen) continue;
+    const g = groups.get(nameOf(gen)) ?? { tier: gen.tier, ids: new Set<string>() };
     g.ids.add(r.taskId);
-    groups.set(k.name, g);
+    groups.set(nameOf(gen), g);
   }
   return [...groups.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -113,17 +116,17 @@ export async function evaluateRobustness(
   const noisyEnv = new NoisyEnvironment(deps.env, {
     scheduleFor: (taskId) => spec.schedule.get(taskId) ?? [],
   });
-  const firstEvent = (taskId: string) => {
+  /** The generator of a task's (first) scheduled event. */
+  const generatorOf = (taskId: string) => {
     const e = spec.schedule.get(taskId)?.[0];
-    const g = e ? generatorByName(e.generator) : undefined;
-    return g ? g : null;
+    return e ? generatorByName(e.generator) : undefined;
   };
   const reports: EntrantReport[] = [];
   let done = 0;
   let interrupted = false;
   for (const entrant of entrants) {
     const runs: Partial<Record<"clean" | "noisy", EvalReport>> = {};
-    let noise = { episodes: 0, fired: 0, recovered: 0 };
+    const noise = { episodes: 0, fired: 0, recovered: 0 };
     for (const condition of ["clean", "noisy"] as const) {
       const runId = `${spec.runIdPrefix}-${entrant.label}-${condition}`;
       deps.onRun?.({ runId, label: entrant.label, condition });
@@ -169,27 +172,10 @@ export async function evaluateRobustness(
       policy: entrant.policy.name,
       clean: { runId: clean.runId, pass: clean.pass, perTask: clean.perTask },
       noisy: { runId: noisy.runId, pass: noisy.pass, perTask: noisy.perTask },
-      perNoiseTier: groupRows(
-        (id) => {
-          const g = firstEvent(id);
-          return g ? { name: g.tier, tier: g.tier } : null;
-        },
-        clean.perTask,
-        noisy.perTask,
-        spec.ks,
-      ),
-      perGenerator: groupRows(
-        (id) => {
-          const g = firstEvent(id);
-          return g ? { name: g.name, tier: g.tier } : null;
-        },
-        clean.perTask,
-        noisy.perTask,
-        spec.ks,
-      ),
+      perNoiseTier: groupRows(generatorOf, (g) => g.tier, clean.perTask, noisy.perTask, spec.ks),
+      perGenerator: groupRows(generatorOf, (g) => g.name, clean.perTask, noisy.perTask, spec.ks),
       noise,
     });
-    noise = { episodes: 0, fired: 0, recovered: 0 };
   }
   return {
     entrants: reports,

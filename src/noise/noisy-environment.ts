@@ -99,11 +99,6 @@ export class NoisyEnvironment implements Environment {
     this.suite = inner.suite;
   }
 
-  /** The environment this one wraps. */
-  get base(): Environment {
-    return this.inner;
-  }
-
   /** The schedule for the next `reset` or `restore` (null: back to `scheduleFor`). */
   setSchedule(events: ReadonlyArray<PlannedNoiseEvent> | null): void {
     this.pending = events;
@@ -112,11 +107,6 @@ export class NoisyEnvironment implements Environment {
   /** The current episode's events so far (fired ones, with recovery). */
   events(): NoiseEventRecord[] {
     return this.log.map((e) => ({ ...e }));
-  }
-
-  /** The current episode's full schedule (including events that have not fired yet). */
-  plannedEvents(): PlannedNoiseEvent[] {
-    return this.schedule.map((e) => ({ ...e }));
   }
 
   async reset(options: ResetOptions): Promise<Observation> {
@@ -133,11 +123,7 @@ export class NoisyEnvironment implements Environment {
     const result = await this.inner.step(action);
     this.steps += 1;
     const ended = result.terminated || result.truncated;
-    let changed = false;
-    if (!ended && this.log.some((e) => !e.refused)) {
-      await this.inner.advancePerturbations();
-      changed = true;
-    }
+    const changed = !ended && this.log.some((e) => !e.refused) && (await this.inner.advancePerturbations());
     const recovered = await this.trackRecovery(result.observation.error === undefined);
     const fired = ended ? [] : await this.fire(this.steps);
     if (ended) this.ended = true;

@@ -5,7 +5,13 @@ import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import { loadTreeNodes, nodeToRecord } from "./persistence.ts";
 import { type TreeStats, treeStats } from "./report.ts";
-import { searchTree, type TreeCounters, type TreeNoise, type TreeProgress } from "./tree-search.ts";
+import {
+  searchTree,
+  type TreeCounters,
+  type TreeNoise,
+  type TreeProgress,
+  zeroCounters,
+} from "./tree-search.ts";
 
 export interface SearchRunSpec {
   runId: string;
@@ -45,18 +51,6 @@ export function searchSeedOf(seed: string, taskId: string): number {
   return stableSeed(seed, taskId, "search") & 0x7fffffff;
 }
 
-const ZERO: TreeCounters = {
-  rounds: 0,
-  envSteps: 0,
-  replaySteps: 0,
-  replayMs: 0,
-  restores: 0,
-  proposals: 0,
-  candidates: 0,
-  mismatches: 0,
-  infraFailures: 0,
-};
-
 /**
  * Searches every task in order, persisting each tree's nodes at the end of every round (one
  * transaction) so that `resume` continues from the last complete round: finished trees are read back,
@@ -66,13 +60,14 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
   const { store } = deps;
   const results: TaskSearchResult[] = [];
   let interrupted = false;
+  const noise = spec.noise ?? noiseOf(spec.config);
   for (const [i, task] of spec.tasks.entries()) {
     const treeId = treeIdOf(spec.runId, task.id);
     const seed = searchSeedOf(spec.seed, task.id);
     const existing = store.getTree(treeId);
     if (existing?.status === "complete") {
       const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
-      const counters = { ...ZERO, ...((existing.data.counters as Partial<TreeCounters> | undefined) ?? {}) };
+      const counters = storedCounters(existing.data);
       results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
       continue;
     }
@@ -82,16 +77,10 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     }
     store.putTask(spec.runId, task);
     const resume = existing ? loadTreeNodes(store, treeId) : undefined;
-    const previous = { ...ZERO, ...((existing?.data.counters as Partial<TreeCounters> | undefined) ?? {}) };
-    store.putTree({
-      id: treeId,
-      runId: spec.runId,
-      taskId: task.id,
-      seed,
-      status: "running",
-      data: { counters: previous },
-    });
-    const noise = spec.noise ?? noiseOf(spec.config);
+    const previous = storedCounters(existing?.data);
+    const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
+      store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
+    putTree("running", { counters: previous });
     const tree = await searchTree(
       {
         envs: deps.envs,
@@ -100,14 +89,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
         ...(deps.signal ? { signal: deps.signal } : {}),
         onRound: (changed, counters) => {
           if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
-          store.putTree({
-            id: treeId,
-            runId: spec.runId,
-            taskId: task.id,
-            seed,
-            status: "running",
-            data: { counters: sumCounters(previous, counters) },
-          });
+          putTree("running", { counters: sumCounters(previous, counters) });
         },
         onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
       },
@@ -123,14 +105,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     );
     const counters = sumCounters(previous, tree.counters);
     const stats = treeStats(task, tree.nodes, counters.envSteps);
-    store.putTree({
-      id: treeId,
-      runId: spec.runId,
-      taskId: task.id,
-      seed,
-      status: tree.interrupted ? "running" : "complete",
-      data: { counters, stats },
-    });
+    putTree(tree.interrupted ? "running" : "complete", { counters, stats });
     results.push({ stats, counters, nodes: tree.nodes });
     if (tree.interrupted) {
       interrupted = true;
@@ -158,6 +133,11 @@ export function noiseOf(config: SearchConfig): TreeNoise | undefined {
         options: { horizon: config.horizon, span: Math.max(span, fromStep + 1) },
       }).events,
   };
+}
+
+/** A stored tree's counters (zeros for a new tree or fields an older version did not store). */
+function storedCounters(data: Record<string, unknown> | undefined): TreeCounters {
+  return { ...zeroCounters(), ...((data?.counters as Partial<TreeCounters> | undefined) ?? {}) };
 }
 
 function sumCounters(a: TreeCounters, b: TreeCounters): TreeCounters {

@@ -69,6 +69,21 @@ export interface TreeCounters {
   infraFailures: number;
 }
 
+/** Counters of a tree that has not run yet. */
+export function zeroCounters(): TreeCounters {
+  return {
+    rounds: 0,
+    envSteps: 0,
+    replaySteps: 0,
+    replayMs: 0,
+    restores: 0,
+    proposals: 0,
+    candidates: 0,
+    mismatches: 0,
+    infraFailures: 0,
+  };
+}
+
 export interface TreeProgress {
   treeId: string;
   taskId: string;
@@ -111,17 +126,7 @@ export async function searchTree(
 ): Promise<TreeResult> {
   const { config, task } = spec;
   const clock = deps.runtime.clock;
-  const counters: TreeCounters = {
-    rounds: 0,
-    envSteps: 0,
-    replaySteps: 0,
-    replayMs: 0,
-    restores: 0,
-    proposals: 0,
-    candidates: 0,
-    mismatches: 0,
-    infraFailures: 0,
-  };
+  const counters = zeroCounters();
   const nodes = new Map<string, SearchNode>();
   const snapshots = new Map<string, EnvironmentSnapshot>();
   const slots = spec.noise

@@ -75,6 +75,7 @@ describe("rehearsal eval --noise heldout", () => {
         t.steps.filter((st) => st.info.noise !== undefined),
       );
       expect(cleanFired).toEqual([]);
+      expect(fired.length).toBeGreaterThan(0);
       for (const f of fired)
         expect(file.tasks.some((t) => t.events[0]?.generator === f.generator)).toBe(true);
     } finally {

@@ -100,8 +100,8 @@ export function registerEval(program: Command, out: () => Output): void {
       let runId: string | undefined;
       try {
         const tasks = selectTasks(env.suite, config.tasks);
+        const ks = [...new Set(flags.k)].sort((a, b) => a - b);
         if (flags.noise === "heldout") {
-          const ks = [...new Set(flags.k)].sort((a, b) => a - b);
           await runNoisyEval(
             {
               config,
@@ -130,7 +130,6 @@ export function registerEval(program: Command, out: () => Output): void {
           createdAtMs: runtime.clock.nowMs(),
         });
         for (const t of tasks) store.putTask(runId, t);
-        const ks = [...new Set(flags.k)].sort((a, b) => a - b);
         const progress = createProgress(tasks.length * config.episodes, { json: o.json, label: "rollouts" });
         const defaults = SearchConfigSchema.parse({});
         const report = await evaluatePolicy(

@@ -1,12 +1,6 @@
 import type { Dialog, Page } from "playwright-core";
 import { z } from "zod";
-import {
-  type Action,
-  type ActionError,
-  type PerturbationEffectParsed,
-  type PerturbationStatus,
-  UserError,
-} from "../../core/index.ts";
+import type { Action, ActionError, PerturbationEffectParsed, PerturbationStatus } from "../../core/index.ts";
 import type { Episode } from "./episode.ts";
 import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
 import { withTimeout } from "./web-errors.ts";
@@ -168,7 +162,6 @@ export class EpisodePerturbations {
   }
 
   private async openDialog(state: DialogState): Promise<void> {
-    const page = this.ep.handle.page;
     const opened = new Promise<Dialog>((resolve) => {
       this.ep.handle.holdDialog = resolve;
     });
@@ -180,7 +173,6 @@ export class EpisodePerturbations {
       `(() => { setTimeout(() => { window.__rhDialogAnswer = ${call}; }, 0); return true; })()`,
     );
     const handle = await withTimeout(opened, this.host.timeoutMs, "opening a native dialog");
-    void page;
     this.dialog = { ...state, handle };
   }
 
@@ -211,10 +203,13 @@ export class EpisodePerturbations {
 
   // ------------------------------------------------------------------ per step
 
-  /** One agent step passed: widgets tick, tabs type on, a shrunk viewport counts down. */
-  async advance(): Promise<void> {
-    if (this.dialog) return;
-    if (this.layerUsed) await this.host.evalTask("window.__rhNoise.tick()");
+  /**
+   * One agent step passed: widgets tick, tabs type on, a shrunk viewport counts down. Returns whether
+   * anything the agent can see changed (then the observation must be read again).
+   */
+  async advance(): Promise<boolean> {
+    if (this.dialog) return false;
+    let changed = this.layerUsed && (await this.host.evalTask<boolean>("window.__rhNoise.tick()"));
     for (let i = 0; i < this.tabs.length; i++) {
       const tab = this.tabs[i] as TabState & { page: Page };
       if (tab.endedBy === "closed") continue;
@@ -222,10 +217,12 @@ export class EpisodePerturbations {
       if (tab.typed < tab.text.length) {
         tab.typed = Math.min(tab.text.length, tab.typed + tab.charsPerStep);
         await this.writeTab(i);
+        changed = true;
       }
       if (this.active === i + 1 && tab.returnAfter !== null && tab.age >= tab.returnAfter) {
         this.active = 0;
         tab.endedBy = "auto";
+        changed = true;
       }
     }
     if (this.viewport) {
@@ -234,8 +231,10 @@ export class EpisodePerturbations {
         this.ended.push({ id: this.viewport.id, endedBy: "restored" });
         this.viewport = null;
         await this.ep.handle.page.setViewportSize(this.host.defaultViewport);
+        changed = true;
       }
     }
+    return changed;
   }
 
   /**
@@ -352,18 +351,15 @@ export class EpisodePerturbations {
     return { data, lines };
   }
 
-  /** The perturbation part of the state fingerprint. */
-  fingerprintPart(layer: unknown): unknown {
-    return {
-      layer,
-      dialog: this.dialog ? { ...this.dialog, handle: undefined } : null,
-      tabs: this.tabs.map(({ page: _p, ...t }) => t),
-      active: this.active,
-      viewport: this.viewport,
-    };
+  /** Whether page widgets were ever added (only then does the page hold noise-layer state). */
+  get layerInUse(): boolean {
+    return this.layerUsed;
   }
 
-  /** The state to snapshot; `layer` comes from `window.__rhNoise.save()` (read before a dialog opened). */
+  /**
+   * The perturbation state: what snapshots carry and fingerprints hash. `layer` comes from
+   * `window.__rhNoise.save()` (read before a dialog opened), null when no widget was ever added.
+   */
   save(layer: unknown): NoiseState {
     return NoiseStateSchema.parse(
       JSON.parse(
@@ -421,8 +417,4 @@ export class EpisodePerturbations {
     this.ep.handle.holdDialog = null;
     if (this.dialog?.handle) await this.dialog.handle.dismiss().catch(() => {});
   }
-}
-
-export function invalidPerturbation(message: string): UserError {
-  return new UserError("env.perturbation_invalid", `invalid perturbation: ${message}`);
 }

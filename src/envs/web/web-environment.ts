@@ -256,13 +256,11 @@ export class WebEnvironment implements Environment, Perturbable {
     const ep = this.live("fingerprint");
     const noise = ep.noise;
     if (!noise?.used) return this.pageFingerprint(ep);
-    if (ep.frozen) {
-      return { ...ep.frozen.fingerprint, noise: noise.fingerprintPart(ep.frozen.layer) };
-    }
+    if (ep.frozen) return { ...ep.frozen.fingerprint, noise: noise.save(ep.frozen.layer) };
     const parts = await this.pageFingerprint(ep);
-    const layer = await this.guard(ep, "fingerprint", () => this.eval(ep, "window.__rhNoise.save()"));
+    const layer = await this.readLayer(ep, "fingerprint");
     const tab = noise.onNoiseTab ? await this.guard(ep, "fingerprint", () => noise.tabView()) : null;
-    return { ...parts, noise: noise.fingerprintPart(layer), ...(tab ? { tab } : {}) };
+    return { ...parts, noise: noise.save(layer), ...(tab ? { tab } : {}) };
   }
 
   private async pageFingerprint(ep: Episode): Promise<Record<string, unknown>> {
@@ -303,9 +301,7 @@ export class WebEnvironment implements Environment, Perturbable {
       blocked: ep.handle.blocked.count,
     };
     if (ep.noise?.used) {
-      const layer = ep.frozen
-        ? ep.frozen.layer
-        : await this.guard(ep, "snapshot", () => this.eval(ep, "window.__rhNoise.save()"));
+      const layer = ep.frozen ? ep.frozen.layer : await this.readLayer(ep, "snapshot");
       state.noise = ep.noise.save(layer);
     }
     return {
@@ -408,21 +404,17 @@ export class WebEnvironment implements Environment, Perturbable {
     return reason === null ? null : { id: event.id, reason };
   }
 
-  async advancePerturbations(): Promise<void> {
+  async advancePerturbations(): Promise<boolean> {
     const ep = this.live("advancePerturbations");
     const noise = ep.noise;
-    if (noise?.used) await this.guard(ep, "advancePerturbations", () => noise.advance());
+    return noise?.used ? this.guard(ep, "advancePerturbations", () => noise.advance()) : false;
   }
 
   async perturbationStatus(): Promise<PerturbationStatus[]> {
     const ep = this.live("perturbationStatus");
     const noise = ep.noise;
     if (!noise) return [];
-    const layer = ep.frozen
-      ? ep.frozen.layerStatus
-      : await this.guard(ep, "perturbationStatus", () =>
-          this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"),
-        );
+    const layer = ep.frozen ? ep.frozen.layerStatus : await this.readLayerStatus(ep, "perturbationStatus");
     return noise.status(layer);
   }
 
@@ -457,10 +449,8 @@ export class WebEnvironment implements Environment, Perturbable {
   private async freeze(ep: Episode, view: PageView): Promise<void> {
     const fingerprint = await this.pageFingerprint(ep);
     const saved = await this.guard(ep, "freeze", () => this.savePage(ep));
-    const layer = await this.guard(ep, "freeze", () => this.eval(ep, "window.__rhNoise.save()"));
-    const layerStatus = await this.guard(ep, "freeze", () =>
-      this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"),
-    );
+    const layer = await this.readLayer(ep, "freeze");
+    const layerStatus = await this.readLayerStatus(ep, "freeze");
     const verifier = await this.guard(ep, "freeze", () => this.readVerifierDigest(ep));
     const screenshot = this.config.observation.screenshot
       ? await this.guard(ep, "freeze", () =>
@@ -468,6 +458,17 @@ export class WebEnvironment implements Environment, Perturbable {
         )
       : null;
     ep.frozen = { view, fingerprint, saved, layer, layerStatus, verifier, screenshot };
+  }
+
+  /** The page noise layer's state (`window.__rhNoise.save()`), null when no widget was ever added. */
+  private readLayer(ep: Episode, operation: string): Promise<unknown> {
+    if (!ep.noise?.layerInUse) return Promise.resolve(null);
+    return this.guard(ep, operation, () => this.eval(ep, "window.__rhNoise.save()"));
+  }
+
+  private readLayerStatus(ep: Episode, operation: string): Promise<PerturbationStatus[]> {
+    if (!ep.noise?.layerInUse) return Promise.resolve([]);
+    return this.guard(ep, operation, () => this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"));
   }
 
   private savePage(

@@ -347,10 +347,6 @@
     }));
   }
 
-  function active() {
-    return state.widgets.some((w) => w.open);
-  }
-
   function save() {
     return { state: clone(state), focused: focusedWidget() };
   }
@@ -403,7 +399,6 @@
       tick,
       escape: closeTopOnEscape,
       status,
-      active,
       save,
       restore,
       roots,
