@@ -24,6 +24,11 @@ const ALLOWED = {
   knowledge: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "export"],
   worldmodel: ["core", "store", "envs", "policies", "llm", "rollout", "eval"],
   rl: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "worldmodel", "noise"],
+  runner: ["core", "store", "envs", "policies", "llm", "rollout", "noise", "search", "eval", "export", "knowledge"],
+  experiments: [
+    "core", "store", "envs", "policies", "llm", "rollout", "noise", "search", "eval", "export", "knowledge",
+    "worldmodel", "rl", "runner",
+  ],
   bench: [],
   cli: ["*"],
   server: ["*"],
