@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { benchFrozenLake } from "./frozenlake.ts";
 import { benchNoise } from "./noise.ts";
 import { benchSearch } from "./search.ts";
+import { benchTerminal } from "./terminal.ts";
 import { benchWeb } from "./web.ts";
 
 type Section = () => Promise<Record<string, number | string | boolean>>;
@@ -15,6 +16,7 @@ const sections: Record<string, Section> = {
   web: benchWeb,
   search: benchSearch,
   noise: benchNoise,
+  terminal: benchTerminal,
 };
 
 async function main(): Promise<void> {

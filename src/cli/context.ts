@@ -1,6 +1,15 @@
 import { createLogger, type LogLevel, type Runtime } from "../core/index.ts";
 import { createSystemRuntime } from "../core/system-runtime.ts";
+import { type RunConfig, type RunnerDeps, resumeHint, type SignalController } from "../runner/index.ts";
 import { openStore, type RunStore } from "../store/index.ts";
+import type { Output } from "./output.ts";
+
+/** What a command gets from the program: its output, and the signal policy of long-running commands. */
+export interface CliContext {
+  out(): Output;
+  /** Installs the SIGINT/SIGTERM policy (once) and returns it; `main` exits with its code. */
+  signals(): SignalController;
+}
 
 /** Builds the edge runtime: real clock, time-ordered ids, and a logger that writes JSON lines to stderr. */
 export function createCliRuntime(seed: string, options: { verbose?: boolean } = {}): Runtime {
@@ -21,4 +30,48 @@ export function createCliRuntime(seed: string, options: { verbose?: boolean } = 
 
 export function openCliStore(dir: string): RunStore {
   return openStore({ dir });
+}
+
+/**
+ * Opens the store, builds the runtime (its seed may come from the store: a resumed run's) and runs
+ * `fn` with the runner's deps and the signal policy; the store is closed afterwards.
+ */
+export async function withRunner<T>(
+  ctx: CliContext,
+  storeDir: string,
+  seed: string | ((store: RunStore) => string),
+  fn: (deps: RunnerDeps) => Promise<T>,
+): Promise<T> {
+  const store = openCliStore(storeDir);
+  try {
+    const runtime = createCliRuntime(typeof seed === "string" ? seed : seed(store));
+    return await fn({ runtime, store, signals: ctx.signals() });
+  } finally {
+    store.close();
+  }
+}
+
+/** After an interrupted run: how to continue it, on stderr (stdout keeps the JSON result). */
+export function warnIfInterrupted(
+  o: Output,
+  run: { status: string; kind: string; id: string },
+  storeDir: string,
+): void {
+  if (run.status === "interrupted") o.warn(`run ${run.id} interrupted; ${resumeHint(run, storeDir)}`);
+}
+
+/**
+ * Runs a resumable command (`run`, `search`): a new run of `config`, or the stored run `resume`
+ * (its seed comes from the store). `execute` gets the runner's deps and the spec's common part.
+ */
+export function withResumable<T>(
+  ctx: CliContext,
+  config: RunConfig | undefined,
+  flags: { resume?: string; store?: string },
+  execute: (deps: RunnerDeps, spec: { config?: RunConfig; resume?: string; storeDir: string }) => Promise<T>,
+): Promise<T> {
+  const storeDir = config?.store ?? flags.store ?? ".rehearsal";
+  const seed = (store: RunStore) => config?.seed ?? store.getRun(flags.resume ?? "")?.seed ?? "0";
+  const spec = { ...(config ? { config } : {}), ...(flags.resume ? { resume: flags.resume } : {}), storeDir };
+  return withRunner(ctx, storeDir, seed, (deps) => execute(deps, spec));
 }

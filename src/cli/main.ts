@@ -1,6 +1,6 @@
 import { Command, CommanderError } from "commander";
-import { toRehearsalError } from "../core/index.ts";
-import { packageVersion } from "./code-version.ts";
+import { toRehearsalError, UserError } from "../core/index.ts";
+import { createSignalController, packageVersion, type SignalController } from "../runner/index.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";
@@ -10,52 +10,106 @@ import { registerRuns } from "./commands/runs.ts";
 import { registerSearch } from "./commands/search.ts";
 import { registerSkl } from "./commands/skl.ts";
 import { registerTasks } from "./commands/tasks.ts";
+import type { CliContext } from "./context.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { createOutput, type Output } from "./output.ts";
 
-export function buildProgram(): { program: Command; output: () => Output } {
+export interface CliIo {
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+/** `--json` anywhere before `--`: known even when commander rejects the arguments. */
+function wantsJson(argv: ReadonlyArray<string>): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
+}
+
+export function buildProgram(
+  io: CliIo = {},
+  argv: ReadonlyArray<string> = [],
+): {
+  program: Command;
+  output: () => Output;
+  context: CliContext;
+  signals: () => SignalController | undefined;
+} {
   const program = new Command();
+  const stdout = io.stdout ?? process.stdout;
+  const stderr = io.stderr ?? process.stderr;
   let output: Output | undefined;
+  let signals: SignalController | undefined;
+  const json = () => wantsJson(argv) || Boolean(program.opts().json);
   const getOutput = () => {
-    output ??= createOutput({ json: Boolean(program.opts().json) });
+    output ??= createOutput({ json: json(), stdout, stderr });
     return output;
+  };
+  const context: CliContext = {
+    out: getOutput,
+    signals() {
+      signals ??= createSignalController({
+        onFirst: (name) =>
+          stderr.write(
+            `${name}: finishing the steps in flight and saving the run; ${name} again exits now\n`,
+          ),
+      });
+      return signals;
+    },
   };
   program
     .name("rehearsal")
     .description("Learn agents from environment experience: record, search, verify and export.")
     .version(packageVersion())
     .option("--json", "machine-readable JSON output on stdout")
+    .configureOutput({
+      writeOut: (s) => stdout.write(s),
+      writeErr: (s) => stderr.write(s),
+      // With --json the error goes to stdout as JSON (see main); the help after it stays on stderr.
+      outputError: (s, write) => (json() ? undefined : write(s)),
+    })
     .showHelpAfterError()
     .exitOverride();
-  registerRun(program, getOutput);
-  registerRuns(program, getOutput);
+  registerRun(program, context);
+  registerRuns(program, context);
   registerExport(program, getOutput);
-  registerTasks(program, getOutput);
-  registerSearch(program, getOutput);
-  registerEval(program, getOutput);
-  registerSkl(program, getOutput);
-  registerNoise(program, getOutput);
-  registerDemo(program, getOutput);
-  return { program, output: getOutput };
+  registerTasks(program, context);
+  registerSearch(program, context);
+  registerEval(program, context);
+  registerSkl(program, context);
+  registerNoise(program, context);
+  registerDemo(program, context);
+  return { program, output: getOutput, context, signals: () => signals };
 }
 
-export async function main(argv: string[]): Promise<number> {
-  // A closed pipe (`rehearsal export ... | head`) is a normal end, not a crash.
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(0);
-    throw e;
-  });
-  const { program, output } = buildProgram();
+let pipeGuard = false;
+
+/** Runs the CLI on `argv` (node, script, args...); returns the exit code (see README "Signals and exit codes"). */
+export async function main(argv: string[], io: CliIo = {}): Promise<number> {
+  if (!pipeGuard && (io.stdout ?? process.stdout) === process.stdout) {
+    pipeGuard = true;
+    // A closed pipe (`rehearsal export ... | head`) is a normal end, not a crash.
+    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(0);
+      throw e;
+    });
+  }
+  const { program, output, signals } = buildProgram(io, argv);
   try {
     await program.parseAsync(argv);
-    return EXIT_CODES.ok;
+    return signals()?.exitCode() ?? EXIT_CODES.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.exitCode === 0) return 0;
+      if (output().json)
+        output().error(
+          new UserError(`cli.${e.code.replace(/^commander\./, "")}`, e.message.replace(/^error: /, "")),
+        );
       return EXIT_CODES.user;
     }
     const err = output().error(toRehearsalError(e));
     return EXIT_CODES[err.category];
+  } finally {
+    signals()?.dispose();
   }
 }
 

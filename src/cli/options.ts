@@ -22,3 +22,9 @@ export function listOption(value: string): string[] | "all" {
   if (ids.length === 0) throw new InvalidArgumentError("expected comma-separated ids or 'all'");
   return ids;
 }
+
+export function positiveIntOption(value: string): number {
+  const n = intOption(value);
+  if (n < 1) throw new InvalidArgumentError(`expected a whole number ≥ 1, got '${value}'`);
+  return n;
+}

@@ -51,3 +51,15 @@ export function createOutput(options: {
 export function formatPercent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
 }
+
+/** A table from column specs: each column's header and how a row item gives its cell. */
+export function printColumns<T>(
+  o: Output,
+  items: ReadonlyArray<T>,
+  columns: ReadonlyArray<readonly [string, (item: T) => string | number]>,
+): void {
+  o.table(
+    columns.map(([head]) => head),
+    items.map((item) => columns.map(([, cell]) => cell(item))),
+  );
+}

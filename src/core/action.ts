@@ -92,6 +92,21 @@ export const UciMoveActionSchema = z
   })
   .strict();
 
+/** The longest shell command line accepted (environments may cap lower). */
+export const MAX_SHELL_COMMAND_CHARS = 4096;
+
+/** Terminals: one bash command line, run in the environment's sandboxed shell. */
+export const ShellActionSchema = z
+  .object({
+    type: z.literal("shell"),
+    command: z
+      .string()
+      .min(1)
+      .max(MAX_SHELL_COMMAND_CHARS)
+      .refine((c) => c.trim().length > 0, { message: "a shell command must not be blank" }),
+  })
+  .strict();
+
 export const ActionSchema = z.discriminatedUnion("type", [
   ClickActionSchema,
   DoubleClickActionSchema,
@@ -107,6 +122,7 @@ export const ActionSchema = z.discriminatedUnion("type", [
   FailActionSchema,
   MoveActionSchema,
   UciMoveActionSchema,
+  ShellActionSchema,
 ]);
 
 export type Action = z.infer<typeof ActionSchema>;

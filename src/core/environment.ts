@@ -21,6 +21,11 @@ export type Capabilities = z.infer<typeof CapabilitiesSchema>;
 export const ResetOptionsSchema = z.object({
   taskId: z.string().min(1),
   seed: z.number().int().nonnegative(),
+  /**
+   * The caller's step limit for this episode (a runner's `--max-steps`): an environment that truncates
+   * by its own horizon uses this one instead, so that both stop at the same step. Others ignore it.
+   */
+  maxSteps: z.number().int().positive().optional(),
 });
 export type ResetOptions = z.infer<typeof ResetOptionsSchema>;
 

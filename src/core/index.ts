@@ -1,4 +1,5 @@
 export * from "./action.ts";
+export * from "./action-fingerprint.ts";
 export * from "./clock.ts";
 export * from "./environment.ts";
 export * from "./errors.ts";

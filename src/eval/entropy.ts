@@ -2,17 +2,18 @@ import {
   type Candidate,
   createRandom,
   type Environment,
+  type FingerprintOptions,
+  fingerprintAction,
   type Policy,
   type StepRecord,
   type Task,
   type Trajectory,
 } from "../core/index.ts";
-import { fingerprintAction } from "../search/fingerprint.ts";
 
 /** Shannon entropy in bits of the fingerprint distribution of candidates (invalid output is one bucket). */
 export function fingerprintEntropyBits(
   candidates: ReadonlyArray<Candidate>,
-  options: { gridPx: number; typeTextChars: number },
+  options: FingerprintOptions,
 ): number {
   const counts = new Map<string, number>();
   for (const c of candidates) {

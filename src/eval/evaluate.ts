@@ -4,8 +4,8 @@ import type { RunStore } from "../store/contract.ts";
 import { actionEntropy, type EntropyOptions, type EntropyReport } from "./entropy.ts";
 import { type PassRow, passReport, type TaskRollouts } from "./pass-report.ts";
 
-export interface EvalSpec {
-  runId: string;
+/** What every evaluation plays: n rollouts per task at a temperature, scored at each k. */
+export interface RolloutSpec {
   tasks: ReadonlyArray<Task>;
   /** Rollouts per task. */
   rollouts: number;
@@ -13,6 +13,10 @@ export interface EvalSpec {
   seed: string;
   ks: ReadonlyArray<number>;
   maxSteps?: number;
+}
+
+export interface EvalSpec extends RolloutSpec {
+  runId: string;
   entropy?: Omit<EntropyOptions, "seed">;
 }
 

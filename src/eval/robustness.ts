@@ -1,9 +1,9 @@
-import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
+import type { Environment, Policy, Runtime } from "../core/index.ts";
 import { generatorByName } from "../noise/catalog.ts";
 import type { NoiseGenerator } from "../noise/generator.ts";
 import { NoisyEnvironment, type PlannedNoiseEvent } from "../noise/noisy-environment.ts";
 import type { RunStore } from "../store/contract.ts";
-import { type EvalReport, evaluatePolicy } from "./evaluate.ts";
+import { type EvalReport, evaluatePolicy, type RolloutSpec } from "./evaluate.ts";
 import { meanOverTasks, passAtK } from "./pass-at-k.ts";
 import type { PassRow, TaskRollouts } from "./pass-report.ts";
 
@@ -13,15 +13,9 @@ export interface RobustnessEntrant {
   policy: Policy;
 }
 
-export interface RobustnessSpec {
+export interface RobustnessSpec extends RolloutSpec {
   /** Run id prefix: each entrant × condition gets its own run `<prefix>-<label>-clean|noisy`. */
   runIdPrefix: string;
-  tasks: ReadonlyArray<Task>;
-  rollouts: number;
-  temperature: number;
-  seed: string;
-  ks: ReadonlyArray<number>;
-  maxSteps?: number;
   /** The precomputed evaluation schedule: task id → its events (one held-out event per task). */
   schedule: ReadonlyMap<string, ReadonlyArray<PlannedNoiseEvent>>;
 }
@@ -52,6 +46,12 @@ export interface RobustnessReport {
   /** The cross-evaluation table: one row per entrant, pass@k clean and noisy for all tasks. */
   cross: Array<{ label: string; clean: Record<string, number>; noisy: Record<string, number> }>;
   interrupted: boolean;
+}
+
+/** The rollout part of a robustness spec (each entrant × condition plays exactly this). */
+function rolloutsOf(spec: RobustnessSpec): RolloutSpec {
+  const { tasks, rollouts, temperature, seed, ks, maxSteps } = spec;
+  return { tasks, rollouts, temperature, seed, ks, ...(maxSteps ? { maxSteps } : {}) };
 }
 
 function passOf(rows: ReadonlyArray<TaskRollouts>, ks: ReadonlyArray<number>): Record<string, number> {
@@ -143,15 +143,7 @@ export async function evaluateRobustness(
             deps.onEpisode?.(done);
           },
         },
-        {
-          runId,
-          tasks: spec.tasks,
-          rollouts: spec.rollouts,
-          temperature: spec.temperature,
-          seed: spec.seed,
-          ks: spec.ks,
-          ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
-        },
+        { ...rolloutsOf(spec), runId },
       );
       if (condition === "noisy") {
         for (const t of deps.store.iterateTrajectories(runId, { status: "complete" })) {

@@ -14,6 +14,7 @@ import {
   type TaskWeight,
 } from "../search/index.ts";
 import type { RunStore } from "../store/contract.ts";
+import { requireSearchRun } from "./run-checks.ts";
 
 /** One deduplicated, verified step: what the policy saw before it and the action it took. */
 export interface StepExample {
@@ -65,17 +66,7 @@ function pathOf(
  * run listed them, then leaves by node creation order, then step index — deterministic.
  */
 export function collectExamples(store: RunStore, runId: string, options: CollectOptions): CollectedExamples {
-  const run = store.getRun(runId);
-  if (!run)
-    throw new UserError(
-      "run.not_found",
-      `no run ${runId} in the store; list runs with 'rehearsal runs list --kind search'`,
-    );
-  if (run.kind !== "search")
-    throw new UserError(
-      "export.not_search_run",
-      `run ${runId} is a ${run.kind} run; SFT export needs a search run`,
-    );
+  requireSearchRun(store, runId, "export sft");
   if (options.fraction !== undefined && !(options.fraction > 0 && options.fraction <= 1)) {
     throw new UserError("export.fraction", `--fraction must be in (0, 1], got ${options.fraction}`);
   }

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../core/index.ts";
 import type { RunStore } from "../store/contract.ts";
+import { copyVerifiedArtefacts } from "./artefacts.ts";
 import { collectExamples } from "./examples.ts";
 import { type FormatOptions, type ObservationMode, toShareGptRecord, toTrlRecord } from "./formats.ts";
 import { type MaterializedTask, materializeWeights } from "./materialize.ts";
+import { isStdoutTarget, openAtomicFile } from "./output-file.ts";
 
 export interface SftExportOptions {
   runId: string;
@@ -44,10 +45,17 @@ export interface SftExportReport {
 /**
  * Writes a search run's verified steps as a training file (TRL conversational or ShareGPT), one
  * validated record per line, with balancing weights (or materialised repetitions) and provenance.
- * Screenshots are copied next to the file (`<out>.images/<sha>.png`) and referenced relatively.
+ * Screenshots are copied next to the file (`<out>.images/<sha>.png`), each checked against its content
+ * hash, and referenced relatively. The file is written atomically (see `openAtomicFile`): on any failure
+ * neither it nor the images this export added are left behind.
  * The same store, options and seed give a byte-identical file.
  */
 export function exportSft(store: RunStore, options: SftExportOptions): SftExportReport {
+  if (isStdoutTarget(options.out))
+    throw new UserError(
+      "export.out_stdout",
+      "export sft writes a file and a folder of images beside it, not standard output. Fix: name a file with --out",
+    );
   if (!(options.window >= 1))
     throw new UserError("export.window", `--window must be ≥ 1, got ${options.window}`);
   const collected = collectExamples(store, options.runId, {
@@ -82,35 +90,33 @@ export function exportSft(store: RunStore, options: SftExportOptions): SftExport
     rows = m.examples;
     materialized = m.tasks;
   }
-  const lines: string[] = [];
   const recordsPerTask = new Map<string, number>();
-  for (const e of rows) {
-    const record =
-      options.format === "trl"
-        ? toTrlRecord(e, formatOptions, stats.get(e.taskId))
-        : toShareGptRecord(e, formatOptions, stats.get(e.taskId));
-    lines.push(JSON.stringify(record));
-    recordsPerTask.set(e.taskId, (recordsPerTask.get(e.taskId) ?? 0) + 1);
-  }
-  mkdirSync(dirname(options.out) || ".", { recursive: true });
-  writeFileSync(options.out, lines.length > 0 ? `${lines.join("\n")}\n` : "");
-  if (images.size > 0) {
-    mkdirSync(imagesDir, { recursive: true });
-    for (const sha of [...images].sort()) {
-      const target = join(imagesDir, `${sha}.png`);
-      if (existsSync(target)) continue;
-      const bytes = store.getArtefact(sha);
-      if (!bytes)
-        throw new UserError(
-          "export.missing_artefact",
-          `screenshot ${sha} is missing from the store's artefacts; the store may be incomplete`,
-        );
-      writeFileSync(target, bytes);
+  const file = openAtomicFile(options.out, "export sft");
+  try {
+    for (const e of rows) {
+      const record =
+        options.format === "trl"
+          ? toTrlRecord(e, formatOptions, stats.get(e.taskId))
+          : toShareGptRecord(e, formatOptions, stats.get(e.taskId));
+      file.write(`${JSON.stringify(record)}\n`);
+      recordsPerTask.set(e.taskId, (recordsPerTask.get(e.taskId) ?? 0) + 1);
     }
+    // Screenshots are verified and copied before the file is renamed into place; a failure at either
+    // step removes what this export wrote.
+    const copied =
+      images.size > 0 ? copyVerifiedArtefacts(store, images, imagesDir, ".png", "export sft") : undefined;
+    try {
+      file.commit();
+    } catch (error) {
+      copied?.remove();
+      throw error;
+    }
+  } finally {
+    file.abort();
   }
   return {
     out: options.out,
-    records: lines.length,
+    records: rows.length,
     examples: collected.examples.length,
     images: images.size,
     perTask: collected.weights.map((w) => ({
@@ -125,5 +131,36 @@ export function exportSft(store: RunStore, options: SftExportOptions): SftExport
       records: recordsPerTask.get(w.taskId) ?? 0,
     })),
     ...(materialized ? { materialized, materializeTolerance: 1 } : {}),
+  };
+}
+
+/** The per-task table of an SFT export report, as the CLI prints it. */
+export function sftReportTable(report: SftExportReport): {
+  head: string[];
+  rows: Array<Array<string | number>>;
+} {
+  return {
+    head: [
+      "task",
+      "SR",
+      "unique steps T",
+      "kept leaves",
+      "weight",
+      "mass",
+      "pre-clip mass",
+      "clipped",
+      "records",
+    ],
+    rows: report.perTask.map((t) => [
+      t.taskId,
+      `${(100 * t.successRate).toFixed(1)}%`,
+      t.uniqueSteps,
+      t.keptLeaves,
+      t.weight.toFixed(3),
+      t.mass.toFixed(2),
+      t.rawMass.toFixed(3),
+      t.clipped ? "yes" : "no",
+      t.records,
+    ]),
   };
 }

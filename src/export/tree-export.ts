@@ -1,15 +1,10 @@
-import { UserError } from "../core/index.ts";
 import { loadTreeNodes } from "../search/index.ts";
 import type { RunStore } from "../store/contract.ts";
+import { requireSearchRun } from "./run-checks.ts";
 
 /** A search tree as JSON: nodes with parent links, actions, gate decisions and verified outcomes. */
 export function exportTrees(store: RunStore, runId: string, taskIds?: ReadonlyArray<string>): unknown {
-  const run = store.getRun(runId);
-  if (!run)
-    throw new UserError(
-      "run.not_found",
-      `no run ${runId} in the store; list runs with 'rehearsal runs list --kind search'`,
-    );
+  const run = requireSearchRun(store, runId, "export tree");
   const trees = store.listTrees(runId).filter((t) => !taskIds || taskIds.includes(t.taskId));
   return {
     schemaVersion: 1,

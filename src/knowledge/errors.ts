@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { UserError } from "../core/errors.ts";
 
 /** Codes of the knowledge layer's errors (all `UserError`s: the caller misused the table or gave bad input). */
@@ -46,4 +47,12 @@ export class KnowledgeEpisodeError extends UserError {
 /** "path: message; ..." from zod issues. */
 export function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
   return issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+/** Parses `input` with `schema`; a `KnowledgeOptionsError` names `what` and each problem. */
+export function parseKnowledgeOptions<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success)
+    throw new KnowledgeOptionsError(what, describeIssues(parsed.error.issues), parsed.error);
+  return parsed.data;
 }

@@ -1,5 +1,6 @@
 import type { Action } from "../core/action.ts";
 import type { Candidate, Policy, PolicyContext, ProposeOptions } from "../core/policy.ts";
+import { noActionCandidate } from "../policies/no-action.ts";
 import { actionLabel } from "./action-label.ts";
 import { actionValuesOf } from "./knowledge-fields.ts";
 import type { KnowledgeTable } from "./knowledge-table.ts";
@@ -75,11 +76,7 @@ export function createKnowledgePolicy(options: KnowledgePolicyOptions): Policy {
       const candidates: Candidate[] = [];
       for (let i = 0; i < propose.n; i++) {
         if (scores.length === 0) {
-          candidates.push({
-            action: null,
-            raw: "",
-            parseError: { code: "no_actions", message: "the observation lists no legal actions" },
-          });
+          candidates.push(noActionCandidate("no_actions", "the observation lists no legal actions"));
           continue;
         }
         const index = softmaxIndex(

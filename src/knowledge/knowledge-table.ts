@@ -126,3 +126,8 @@ export async function openKnowledgeTable(
 export function createKnowledgeTable(): KnowledgeTable {
   return new VersionedTable(createMemoryPersistence(), []);
 }
+
+/** Every version of every key (keys sorted, versions oldest first): what persistence saves. */
+export function tableEntries(table: KnowledgeTable): KnowledgeEntry[] {
+  return table.keys().flatMap((k) => [...table.history(k)]);
+}

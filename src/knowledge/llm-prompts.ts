@@ -47,6 +47,19 @@ function continuationBlock(continuations: ReadonlyArray<Continuation>, describe:
 
 const ANSWER = 'Answer with the JSON object {"skip": ..., "knowledge": ..., "values": {...}}.';
 
+/** The system prompt and one user turn of the given lines, ending with the answer format. */
+function knowledgePrompt(lines: ReadonlyArray<string>): ChatMessage[] {
+  return [
+    { role: "system", content: KNOWLEDGE_SYSTEM_PROMPT },
+    { role: "user", content: [...lines, ANSWER].join("\n") },
+  ];
+}
+
+/** The state and what is known about it. */
+function stateLines(key: string, prior: KnowledgeEntry | undefined, describe: DescribeState): string[] {
+  return [`State: ${describe(key)}`, `Current knowledge about this state: ${priorText(prior)}`];
+}
+
 /** (a) Monte Carlo state understanding from up to N continuations of up to H steps. */
 export function understandMessages(
   key: string,
@@ -54,18 +67,12 @@ export function understandMessages(
   continuations: ReadonlyArray<Continuation>,
   describe: DescribeState,
 ): ChatMessage[] {
-  const user = [
-    `State: ${describe(key)}`,
-    `Current knowledge about this state: ${priorText(prior)}`,
+  return knowledgePrompt([
+    ...stateLines(key, prior, describe),
     "Experience from this state (continuations from the buffer):",
     continuationBlock(continuations, describe),
     "Update the knowledge about this state from these outcomes (Monte Carlo update).",
-    ANSWER,
-  ].join("\n");
-  return [
-    { role: "system", content: KNOWLEDGE_SYSTEM_PROMPT },
-    { role: "user", content: user },
-  ];
+  ]);
 }
 
 /** (b) TD bootstrapping: one-step continuations plus what is known about each successor. */
@@ -80,20 +87,14 @@ export function bootstrapMessages(
     ...new Set(continuations.flatMap((c) => c.transitions.slice(-1).map((t) => t.nextState))),
   ];
   const known = successors.map((s) => `- ${describe(s)}: ${priorText(successor(s))}`);
-  const user = [
-    `State: ${describe(key)}`,
-    `Current knowledge about this state: ${priorText(prior)}`,
+  return knowledgePrompt([
+    ...stateLines(key, prior, describe),
     "One-step experience from this state:",
     continuationBlock(continuations, describe),
     "Knowledge about the successor states:",
     ...(known.length > 0 ? known : ["(none)"]),
     "Update the knowledge about this state by bootstrapping from the successors' knowledge (TD update).",
-    ANSWER,
-  ].join("\n");
-  return [
-    { role: "system", content: KNOWLEDGE_SYSTEM_PROMPT },
-    { role: "user", content: user },
-  ];
+  ]);
 }
 
 /** (c) Reflexion-style critique and plan from one whole trajectory. */
@@ -103,16 +104,11 @@ export function reflectMessages(
   prior: KnowledgeEntry | undefined,
   describe: DescribeState,
 ): ChatMessage[] {
-  const user = [
+  return knowledgePrompt([
     `Trajectory (${outcome.success ? "succeeded" : "failed"}, return ${outcome.return}):`,
     ...transitions.map((t, i) => `${i + 1}. ${describeTransition(t, describe)}`),
     `Current plan from earlier reflections: ${priorText(prior)}`,
     "Critique this trajectory and write a plan for the next attempt of the same task.",
     'Put the plan in "knowledge"; "values" may rate the first action.',
-    ANSWER,
-  ].join("\n");
-  return [
-    { role: "system", content: KNOWLEDGE_SYSTEM_PROMPT },
-    { role: "user", content: user },
-  ];
+  ]);
 }

@@ -11,13 +11,7 @@ import {
   reflectMessages,
   understandMessages,
 } from "./llm-prompts.ts";
-import type {
-  BootstrapContext,
-  KeyedDraft,
-  KnowledgeWriter,
-  ReflectContext,
-  UnderstandContext,
-} from "./writer.ts";
+import { freshContinuations, type KnowledgeWriter, updateProvenance } from "./writer.ts";
 
 export const LLM_WRITER = "llm";
 
@@ -145,12 +139,7 @@ export function createLlmWriter(options: LlmWriterOptions): LlmKnowledgeWriter {
     return parsed.output;
   }
 
-  const draftOf = (
-    mode: LlmWriteOutcome["mode"],
-    output: LlmKnowledgeOutput,
-    prior: Provenance | undefined,
-    used: Provenance,
-  ): KnowledgeDraft => {
+  const draftOf = (mode: LlmWriteOutcome["mode"], output: LlmKnowledgeOutput, provenance: Provenance) => {
     const values = output.values
       ? Object.fromEntries(
           Object.keys(output.values)
@@ -159,17 +148,8 @@ export function createLlmWriter(options: LlmWriterOptions): LlmKnowledgeWriter {
         )
       : null;
     const fields: LlmKnowledgeFields = { kind: "llm", mode, values };
-    return {
-      writer: LLM_WRITER,
-      fields,
-      text: output.knowledge.trim(),
-      provenance: mergeProvenance(prior, used),
-    };
-  };
-
-  const fresh = (context: UnderstandContext, tag: string) => {
-    const seen = new Set(context.prior?.provenance.continuationIds ?? []);
-    return context.continuations.filter((c) => !seen.has(`${tag}:${c.id}`) && c.transitions.length > 0);
+    const draft: KnowledgeDraft = { writer: LLM_WRITER, fields, text: output.knowledge.trim(), provenance };
+    return draft;
   };
 
   return {
@@ -177,31 +157,23 @@ export function createLlmWriter(options: LlmWriterOptions): LlmKnowledgeWriter {
     outcomes: () => log,
     counts: () => ({ ...counts }),
 
-    async understand(context: UnderstandContext) {
-      const used = fresh(context, "mc");
+    async understand(context) {
+      const used = freshContinuations(context.prior, context.continuations, "mc");
       if (used.length === 0) return null;
       const messages = understandMessages(context.key, context.prior, used, describe);
       const output = await ask("understand", context.key, messages);
-      if (!output) return null;
-      return draftOf("understand", output, context.prior?.provenance, {
-        episodeIds: used.map((c) => c.episodeId),
-        continuationIds: used.map((c) => `mc:${c.id}`),
-      });
+      return output ? draftOf("understand", output, updateProvenance(context.prior, used, "mc")) : null;
     },
 
-    async bootstrap(context: BootstrapContext) {
-      const used = fresh(context, "td");
+    async bootstrap(context) {
+      const used = freshContinuations(context.prior, context.continuations, "td");
       if (used.length === 0) return null;
       const messages = bootstrapMessages(context.key, context.prior, used, context.successor, describe);
       const output = await ask("bootstrap", context.key, messages);
-      if (!output) return null;
-      return draftOf("bootstrap", output, context.prior?.provenance, {
-        episodeIds: used.map((c) => c.episodeId),
-        continuationIds: used.map((c) => `td:${c.id}`),
-      });
+      return output ? draftOf("bootstrap", output, updateProvenance(context.prior, used, "td")) : null;
     },
 
-    async reflectTrajectory(context: ReflectContext): Promise<KeyedDraft[]> {
+    async reflectTrajectory(context) {
       const { episode } = context;
       if (episode.transitions.length === 0) return [];
       const key = context.pathKey(0);
@@ -210,11 +182,11 @@ export function createLlmWriter(options: LlmWriterOptions): LlmKnowledgeWriter {
       const messages = reflectMessages(episode.transitions, episode, prior, describe);
       const output = await ask("reflect", key, messages);
       if (!output) return [];
-      const draft = draftOf("reflect", output, prior?.provenance, {
+      const provenance = mergeProvenance(prior?.provenance, {
         episodeIds: [episode.id],
         continuationIds: [],
       });
-      return [{ key, expectedVersion: prior?.version ?? 0, draft }];
+      return [{ key, expectedVersion: prior?.version ?? 0, draft: draftOf("reflect", output, provenance) }];
     },
   };
 }

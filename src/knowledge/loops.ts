@@ -1,20 +1,26 @@
 import { z } from "zod";
+import type { Environment } from "../core/environment.ts";
 import { stableSeed } from "../core/hash.ts";
+import type { Observation } from "../core/observation.ts";
 import type { PolicyContext } from "../core/policy.ts";
 import { createRandom } from "../core/random.ts";
 import type { Task } from "../core/task.ts";
-import type { FrozenLakeEnvironment } from "../envs/frozenlake/environment.ts";
-import type { FrozenLakeSuite } from "../envs/frozenlake/suite.ts";
 import { type BufferedEpisode, ExperienceBuffer, type Transition } from "./experience-buffer.ts";
-import { cellOf, frozenLakeLocalKey } from "./frozenlake-keys.ts";
 import type { KnowledgeDraft } from "./knowledge-entry.ts";
 import { createKnowledgePolicy } from "./knowledge-policy.ts";
 import { createKnowledgeTable, type KnowledgeTable } from "./knowledge-table.ts";
-import { type PlayedEpisode, playEpisode } from "./play-episode.ts";
+import {
+  type EpisodeRecorder,
+  memoryRecorder,
+  observationStateKey,
+  type PlayedEpisode,
+  playEpisode,
+  type StateKeyFn,
+} from "./play-episode.ts";
 import { round6 } from "./statistics.ts";
 import type { KnowledgeWriter } from "./writer.ts";
 
-/** The loops of SEEDS.md §2 compared on FrozenLake. */
+/** The SKL loops (seed method §2), on any environment whose observations have a state key. */
 export const SKL_METHODS = [
   "no-reflection",
   "trajectory-reflection",
@@ -34,10 +40,17 @@ export interface LoopBudget {
   scope: "all" | "last-epoch";
 }
 
+/** A coarser key learned besides the structural one (e.g. one that recurs across tasks). */
+export interface KeyView {
+  /** Names the buffered view (`<episode id>@<name>`). */
+  name: string;
+  /** The key of an observation of task `taskId`; undefined keeps the structural key. */
+  key(observation: Observation, taskId: string): string | undefined;
+}
+
 export interface SklLoopOptions {
   method: SklMethod;
-  env: FrozenLakeEnvironment;
-  suite: FrozenLakeSuite;
+  env: Environment;
   trainTasks: ReadonlyArray<Task>;
   testTasks: ReadonlyArray<Task>;
   iterations: number;
@@ -50,9 +63,16 @@ export interface SklLoopOptions {
   optimisticPrior: number;
   /** Which episodes the fully bootstrapping loop sweeps backward (SEEDS.md: failed ones). */
   bootstrapOn: "failed" | "all";
-  /** Also learn under the map-independent local key (`frozenLakeLocalKey`) so knowledge transfers. */
-  generalise: boolean;
+  /**
+   * Also learn under these keys so knowledge transfers across tasks (none: only the structural key). With
+   * any, the trajectory baseline also learns under the task-independent path key.
+   */
+  generalKeys: ReadonlyArray<KeyView>;
+  /** The structural key (default `observation.stateKey`). */
+  stateKey?: StateKeyFn;
   seed: string;
+  /** Where episodes are recorded (default: a fresh in-memory store). */
+  recorder?: EpisodeRecorder;
 }
 
 export interface SplitMetrics {
@@ -105,20 +125,19 @@ function metricsOf(episodes: ReadonlyArray<PlayedEpisode>): SplitMetrics {
   };
 }
 
-/** The state-keyed views of an episode: structural keys, and local keys when generalising. */
+/** The state-keyed views of an episode: structural keys, then one view per general key. */
 function viewsOf(options: SklLoopOptions, episode: PlayedEpisode, epoch: number): BufferedEpisode[] {
-  const transitions = episode.steps.map(({ cell: _c, nextCell: _n, ...t }) => t);
+  const transitions = episode.steps.map(({ observation: _o, nextObservation: _n, ...t }) => t);
   const views: BufferedEpisode[] = [{ id: episode.id, taskId: episode.taskId, epoch, transitions }];
-  if (options.generalise) {
-    const map = options.suite.map(episode.taskId);
+  for (const view of options.generalKeys) {
     views.push({
-      id: `${episode.id}@local`,
+      id: `${episode.id}@${view.name}`,
       taskId: episode.taskId,
       epoch,
-      transitions: episode.steps.map(({ cell, nextCell, ...t }) => ({
+      transitions: episode.steps.map(({ observation, nextObservation, ...t }) => ({
         ...t,
-        state: cell ? frozenLakeLocalKey(map, cell) : t.state,
-        nextState: nextCell ? frozenLakeLocalKey(map, nextCell) : t.nextState,
+        state: view.key(observation, episode.taskId) ?? t.state,
+        nextState: view.key(nextObservation, episode.taskId) ?? t.nextState,
       })),
     });
   }
@@ -130,18 +149,15 @@ function pathKey(taskId: string, step: number): string {
 }
 
 function policyKeys(options: SklLoopOptions): (context: PolicyContext) => string[] {
+  const generalise = options.generalKeys.length > 0;
   if (options.method === "trajectory-reflection") {
-    return (c) => [
-      pathKey(c.task.id, c.stepIndex),
-      ...(options.generalise ? [pathKey("*", c.stepIndex)] : []),
-    ];
+    return (c) => [pathKey(c.task.id, c.stepIndex), ...(generalise ? [pathKey("*", c.stepIndex)] : [])];
   }
-  return (c) => {
-    const keys = c.observation.stateKey === undefined ? [] : [c.observation.stateKey];
-    const cell = cellOf(c.observation.data);
-    if (options.generalise && cell) keys.push(frozenLakeLocalKey(options.suite.map(c.task.id), cell));
-    return keys;
-  };
+  const stateKey = options.stateKey ?? observationStateKey;
+  return (c) =>
+    [stateKey(c.observation), ...options.generalKeys.map((v) => v.key(c.observation, c.task.id))].filter(
+      (k): k is string => k !== undefined,
+    );
 }
 
 class Updater {
@@ -224,7 +240,7 @@ async function learn(
     if (options.method === "trajectory-reflection") {
       const exact = views[0] as BufferedEpisode;
       await updater.reflect(exact, episode, epoch, episode.taskId);
-      if (options.generalise) await updater.reflect(exact, episode, epoch, "*");
+      if (options.generalKeys.length > 0) await updater.reflect(exact, episode, epoch, "*");
       continue;
     }
     for (const view of views) {
@@ -245,6 +261,7 @@ async function learn(
 
 async function playSplit(
   options: SklLoopOptions,
+  recorder: EpisodeRecorder,
   table: KnowledgeTable,
   tasks: ReadonlyArray<Task>,
   split: "train" | "test",
@@ -259,7 +276,7 @@ async function playSplit(
     optimisticPrior: options.optimisticPrior,
   });
   const out: PlayedEpisode[] = [];
-  for (const task of tasks) {
+  for (const [t, task] of tasks.entries()) {
     for (let e = 0; e < perMap; e++) {
       const id = `${options.method}:${split}:${task.id}:i${iteration}:e${e}`;
       out.push(
@@ -270,9 +287,12 @@ async function playSplit(
           task,
           // The same slip stream for every method (common random numbers).
           seed: stableSeed(options.seed, "env", split, task.id, iteration, e),
+          episodeIndex: (iteration * tasks.length + t) * perMap + e,
           maxSteps: options.maxSteps,
           temperature: options.temperature,
           random: (step) => createRandom(options.seed, "policy", id, step),
+          recorder,
+          ...(options.stateKey ? { stateKey: options.stateKey } : {}),
         }),
       );
     }
@@ -293,10 +313,12 @@ export async function runSklLoop(options: SklLoopOptions): Promise<SklLoopResult
   const table = createKnowledgeTable();
   const buffer = new ExperienceBuffer();
   const updater = new Updater(options, table, buffer);
+  const recorder = options.recorder ?? memoryRecorder(options.seed);
   const iterations: IterationMetrics[] = [];
   for (let iteration = 0; iteration < options.iterations; iteration++) {
     const train = await playSplit(
       options,
+      recorder,
       table,
       options.trainTasks,
       "train",
@@ -306,6 +328,7 @@ export async function runSklLoop(options: SklLoopOptions): Promise<SklLoopResult
     const frozen = table.clone().freeze();
     const test = await playSplit(
       options,
+      recorder,
       frozen,
       options.testTasks,
       "test",

@@ -8,7 +8,7 @@ import { type KnowledgeEntry, KnowledgeEntrySchema } from "./knowledge-entry.ts"
  * saves everything on `flush()`; implementations only move whole lists of entries.
  */
 export interface KnowledgePersistence {
-  readonly kind: "memory" | "json-file";
+  readonly kind: "memory" | "json-file" | "sqlite";
   /** Every stored version, in write order. */
   load(): Promise<KnowledgeEntry[]>;
   /** Replaces what is stored with these versions. */
@@ -46,8 +46,8 @@ export function knowledgeFilePathFor(storePath: string): string {
 /**
  * The table as one JSON file (`{format, version, entries}`), written atomically: the new content goes to
  * `<path>.tmp-<pid>` and is renamed over the file, so a crash leaves either the old or the new table.
- * A missing file loads as an empty table. Chosen over tables inside the store's SQLite file so the
- * knowledge layer needs no migrations of its own and cannot lock the store's database.
+ * A missing file loads as an empty table. `createSqlitePersistence` keeps a table in the store's
+ * database instead.
  */
 export function createJsonFilePersistence(path: string): KnowledgePersistence {
   return {

@@ -1,20 +1,57 @@
 import type { Environment } from "../core/environment.ts";
-import type { HistoryEntry, Policy } from "../core/policy.ts";
+import { EnvironmentError } from "../core/errors.ts";
+import type { Observation } from "../core/observation.ts";
+import type { Policy } from "../core/policy.ts";
 import type { Random } from "../core/random.ts";
+import { createRuntime, type Runtime } from "../core/runtime.ts";
 import type { Task } from "../core/task.ts";
-import type { Cell } from "../envs/frozenlake/map.ts";
+import { runEpisode } from "../rollout/run-episode.ts";
+import type { RunStore } from "../store/contract.ts";
+import { createMemoryStore } from "../store/memory-store.ts";
 import { actionLabel } from "./action-label.ts";
 import { KnowledgeEpisodeError } from "./errors.ts";
 import type { TransitionInput } from "./experience-buffer.ts";
-import { cellOf } from "./frozenlake-keys.ts";
+
+/** The state key of an observation (default: the environment's structural `observation.stateKey`). */
+export type StateKeyFn = (observation: Observation) => string | undefined;
+
+export const observationStateKey: StateKeyFn = (observation) => observation.stateKey;
+
+/** Where SKL episodes are recorded: a run of the store, and the runtime that stamps their steps. */
+export interface EpisodeRecorder {
+  store: RunStore;
+  runId: string;
+  runtime: Runtime;
+}
+
+/** A recorder on a fresh in-memory store with a deterministic runtime (library calls without a store). */
+export function memoryRecorder(seed: string, kind = "skl"): EpisodeRecorder {
+  const runtime = createRuntime({ seed });
+  const store = createMemoryStore();
+  const runId = `${kind}-memory`;
+  store.createRun({
+    id: runId,
+    kind,
+    seed,
+    config: {},
+    codeVersion: "memory",
+    createdAtMs: runtime.clock.nowMs(),
+  });
+  return { store, runId, runtime };
+}
+
+/** The tasks already written to each recorder's run. */
+const tasksWritten = new WeakMap<EpisodeRecorder, Set<string>>();
 
 export interface PlayedStep extends TransitionInput {
-  cell: Cell | undefined;
-  nextCell: Cell | undefined;
+  observation: Observation;
+  nextObservation: Observation;
 }
 
 export interface PlayedEpisode {
   id: string;
+  /** The trajectory in the recorder's store. */
+  trajectoryId: string;
   taskId: string;
   seed: number;
   steps: PlayedStep[];
@@ -28,61 +65,87 @@ export interface PlayEpisodeOptions {
   policy: Policy;
   task: Task;
   seed: number;
+  /** Position of the episode in its run (the store lists trajectories by it). */
+  episodeIndex: number;
   maxSteps: number;
   temperature: number;
-  /** Per-step policy randomness. */
+  /** Per-step policy randomness (replaces the episode loop's own keys). */
   random: (step: number) => Random;
+  recorder: EpisodeRecorder;
+  stateKey?: StateKeyFn;
 }
 
 /**
- * Plays one episode and records its transitions with their structural state keys (the rollout layer's
- * `runEpisode` stores steps instead of returning them; the loops need them in memory). A candidate that
- * is not a valid action ends nothing: the step is skipped and counted against `maxSteps`.
+ * Plays one episode through the shared episode loop (`runEpisode`: every step recorded in the store),
+ * then reads it back as transitions keyed by `stateKey`. A candidate that is not a valid action is
+ * recorded, steps nothing, and counts against `maxSteps`. An infrastructure failure is rethrown (the
+ * trajectory stays recorded as `infra_failed`).
  */
 export async function playEpisode(options: PlayEpisodeOptions): Promise<PlayedEpisode> {
-  const { env, policy, task } = options;
-  let observation = await env.reset({ taskId: task.id, seed: options.seed });
-  const history: HistoryEntry[] = [];
+  const { recorder, task, policy } = options;
+  const stateKey = options.stateKey ?? observationStateKey;
+  const keyed: Policy = {
+    name: policy.name,
+    propose: (context, propose) =>
+      policy.propose(context, { ...propose, random: options.random(context.stepIndex) }),
+  };
+  const trajectoryId = `${recorder.runId}:${options.id}`;
+  const written = tasksWritten.get(recorder) ?? new Set<string>();
+  if (!written.has(task.id)) recorder.store.putTask(recorder.runId, task);
+  written.add(task.id);
+  tasksWritten.set(recorder, written);
+  const result = await runEpisode(
+    { env: options.env, policy: keyed, runtime: recorder.runtime, store: recorder.store },
+    {
+      runId: recorder.runId,
+      trajectoryId,
+      task,
+      episodeIndex: options.episodeIndex,
+      seed: options.seed,
+      maxSteps: options.maxSteps,
+      temperature: options.temperature,
+      meta: { sklEpisode: options.id },
+    },
+  );
+  const trajectory = recorder.store.getTrajectory(trajectoryId);
+  if (result.status !== "complete" || !trajectory) {
+    throw new EnvironmentError(
+      result.error?.code ?? "knowledge.episode_failed",
+      `SKL episode "${options.id}" on task "${task.id}" failed: ${result.error?.message ?? "not recorded"}`,
+    );
+  }
   const steps: PlayedStep[] = [];
   let total = 0;
-  for (let i = 0; i < options.maxSteps; i++) {
-    const state = observation.stateKey;
+  trajectory.steps.forEach((record, i) => {
+    const state = stateKey(record.observation);
     if (state === undefined)
-      throw new KnowledgeEpisodeError(options.id, `task "${task.id}" gives observations without stateKey`);
-    const proposal = await policy.propose(
-      { task, observation, history, stepIndex: i },
-      { n: 1, temperature: options.temperature, random: options.random(i) },
-    );
-    const action = proposal.candidates[0]?.action;
-    if (!action) continue;
-    const result = await env.step(action);
-    const next = result.observation.stateKey ?? state;
-    const info = result.info;
+      throw new KnowledgeEpisodeError(options.id, `task "${task.id}" gives observations without a state key`);
+    if (record.action === null) return;
+    const nextObservation =
+      trajectory.steps[i + 1]?.observation ?? trajectory.finalObservation ?? record.observation;
+    const info = record.info;
     steps.push({
       state,
-      action,
-      actionLabel: actionLabel(action),
-      reward: result.reward,
-      terminal: result.terminated,
-      truncated: result.truncated,
-      nextState: next,
+      action: record.action,
+      actionLabel: actionLabel(record.action),
+      reward: record.reward,
+      terminal: record.terminated,
+      truncated: record.truncated,
+      nextState: stateKey(nextObservation) ?? state,
       ...(typeof info.slipped === "boolean" ? { slipped: info.slipped } : {}),
       ...(typeof info.goodMove === "boolean" ? { goodMove: info.goodMove } : {}),
-      cell: cellOf(observation.data),
-      nextCell: cellOf(result.observation.data),
+      observation: record.observation,
+      nextObservation,
     });
-    total += result.reward;
-    history.push({ observation, action, raw: proposal.candidates[0]?.raw ?? "" });
-    observation = result.observation;
-    if (result.terminated || result.truncated) break;
-  }
-  const outcome = await env.evaluate();
+    total += record.reward;
+  });
   return {
     id: options.id,
+    trajectoryId,
     taskId: task.id,
     seed: options.seed,
     steps,
-    success: outcome.success,
+    success: result.outcome?.success ?? false,
     return: total,
   };
 }

@@ -1,6 +1,5 @@
 import type { Continuation, Transition } from "./experience-buffer.ts";
-import type { KnowledgeDraft, KnowledgeEntry } from "./knowledge-entry.ts";
-import { mergeProvenance } from "./knowledge-entry.ts";
+import type { KnowledgeEntry } from "./knowledge-entry.ts";
 import {
   type ActionKnowledge,
   type StateKnowledgeFields,
@@ -8,13 +7,27 @@ import {
 } from "./knowledge-fields.ts";
 import { fraction, round6, wilson } from "./statistics.ts";
 import { reflectTrajectoryStatistically } from "./trajectory-reflection.ts";
-import type {
-  BootstrapContext,
-  KeyedDraft,
-  KnowledgeWriter,
-  ReflectContext,
-  UnderstandContext,
-} from "./writer.ts";
+import { freshContinuations, type KnowledgeWriter, type UpdateTag, updateProvenance } from "./writer.ts";
+
+/** The words of a state entry's text (an environment names its own outcomes). */
+export interface OutcomeTerms {
+  /** A terminal step with reward ≤ 0. */
+  failure: string;
+  /** A terminal step with reward > 0. */
+  success: string;
+  /** The action's effect was the intended one (`slipped: false`). */
+  intended: string;
+  /** The verb before an action label. */
+  act: string;
+}
+
+/** Environment-neutral terms (the default). */
+export const GENERIC_OUTCOME_TERMS: OutcomeTerms = {
+  failure: "ended in failure",
+  success: "succeeded",
+  intended: "went as intended",
+  act: "taking",
+};
 
 export interface StatisticalWriterOptions {
   /** Discount of returns and TD targets (default 0.95). */
@@ -22,22 +35,18 @@ export interface StatisticalWriterOptions {
   /** V(s') for a successor without knowledge (default 0: nothing is known to lead anywhere). */
   unknownValue?: number;
   /**
-   * What falling into a hole (a terminal step with reward ≤ 0) is worth, as a penalty subtracted from the
-   * return (default 1: values lie in [-1, 1], +1 goal, -1 death, 0 undecided). With 0, a death and a
-   * timeout look alike and a sparse-reward map teaches nothing until the goal is first reached.
+   * What a failed terminal step (reward ≤ 0) is worth, as a penalty subtracted from the return
+   * (default 1: values lie in [-1, 1], +1 success, -1 failure, 0 undecided). With 0, a failure and a
+   * timeout look alike and a sparse-reward task teaches nothing until it is first solved.
    */
   deathPenalty?: number;
-  /** How the text names a state; default: the `(row,col)` at the end of a FrozenLake key, else the key. */
+  /** How the text names a state (default: the key). */
   describeState?: (key: string) => string;
+  /** The words of the text (default `GENERIC_OUTCOME_TERMS`). */
+  terms?: OutcomeTerms;
 }
 
 export const STATISTICAL_WRITER = "statistical";
-
-/** `(r,c)` from a key ending in `:(r,c)`, else the key itself. */
-export function describeStateKey(key: string): string {
-  const m = /\((\d+),(\d+)\)$/.exec(key);
-  return m ? `(${m[1]},${m[2]})` : key;
-}
 
 function emptyAction(action: string): ActionKnowledge {
   return {
@@ -108,16 +117,20 @@ function finish(fields: StateKnowledgeFields): StateKnowledgeFields {
 }
 
 /** The declarative summary of a state entry. */
-export function describeStateKnowledge(where: string, fields: StateKnowledgeFields): string {
+export function describeStateKnowledge(
+  where: string,
+  fields: StateKnowledgeFields,
+  terms: OutcomeTerms = GENERIC_OUTCOME_TERMS,
+): string {
   const parts = Object.values(fields.actions).map((a) => {
     const bits: string[] = [];
     if (a.n > 0) {
-      bits.push(`fell into a hole ${fraction(a.deaths, a.n)}`);
-      bits.push(`reached the goal ${fraction(a.goals, a.n)}`);
+      bits.push(`${terms.failure} ${fraction(a.deaths, a.n)}`);
+      bits.push(`${terms.success} ${fraction(a.goals, a.n)}`);
     }
-    if (a.slipKnown > 0) bits.push(`moved as intended ${fraction(a.moved, a.slipKnown)}`);
+    if (a.slipKnown > 0) bits.push(`${terms.intended} ${fraction(a.moved, a.slipKnown)}`);
     if (a.q !== null) bits.push(`estimated value ${a.q.toFixed(2)} (${a.mcN} MC, ${a.tdN} TD)`);
-    return `moving ${a.action} ${bits.join(", ")}`;
+    return `${terms.act} ${a.action} ${bits.join(", ")}`;
   });
   const best =
     fields.bestAction === null || fields.value === null
@@ -147,39 +160,41 @@ export function createStatisticalWriter(options: StatisticalWriterOptions = {}):
   const gamma = options.gamma ?? 0.95;
   const unknownValue = options.unknownValue ?? 0;
   const deathPenalty = options.deathPenalty ?? 1;
-  const describe = options.describeState ?? describeStateKey;
+  const describe = options.describeState ?? ((key: string) => key);
+  const terms = options.terms ?? GENERIC_OUTCOME_TERMS;
 
-  const draft = (
+  /** Folds each fresh continuation's first step into the prior's fields; null when none is fresh. */
+  const update = (
     key: string,
     prior: KnowledgeEntry | undefined,
-    fields: StateKnowledgeFields,
-    used: Continuation[],
-    ids: string[],
-  ): KnowledgeDraft => {
+    continuations: ReadonlyArray<Continuation>,
+    tag: UpdateTag,
+    fold: (a: ActionKnowledge, first: Transition, c: Continuation) => void,
+  ) => {
+    const fresh = freshContinuations(prior, continuations, tag);
+    if (fresh.length === 0) return null;
+    const fields = priorFields(prior);
+    for (const c of fresh) {
+      const first = c.transitions[0];
+      if (!first) continue;
+      const a = fields.actions[first.actionLabel] ?? emptyAction(first.actionLabel);
+      fold(a, first, c);
+      fields.actions[first.actionLabel] = a;
+    }
     const done = finish(fields);
     return {
       writer: STATISTICAL_WRITER,
       fields: done,
-      text: describeStateKnowledge(describe(key), done),
-      provenance: mergeProvenance(prior?.provenance, {
-        episodeIds: used.map((c) => c.episodeId),
-        continuationIds: ids,
-      }),
+      text: describeStateKnowledge(describe(key), done, terms),
+      provenance: updateProvenance(prior, fresh, tag),
     };
   };
 
   return {
     name: STATISTICAL_WRITER,
 
-    async understand({ key, prior, continuations }: UnderstandContext) {
-      const seen = new Set(prior?.provenance.continuationIds ?? []);
-      const fresh = continuations.filter((c) => !seen.has(`mc:${c.id}`) && c.transitions.length > 0);
-      if (fresh.length === 0) return null;
-      const fields = priorFields(prior);
-      for (const c of fresh) {
-        const first = c.transitions[0];
-        if (!first) continue;
-        const a = fields.actions[first.actionLabel] ?? emptyAction(first.actionLabel);
+    async understand({ key, prior, continuations }) {
+      return update(key, prior, continuations, "mc", (a, first, c) => {
         a.n += 1;
         if (first.terminal && first.reward > 0) a.goals += 1;
         if (first.terminal && first.reward <= 0) a.deaths += 1;
@@ -189,43 +204,20 @@ export function createStatisticalWriter(options: StatisticalWriterOptions = {}):
         }
         a.mcN += 1;
         a.mcMean += (continuationReturn(c, gamma, deathPenalty) - a.mcMean) / a.mcN;
-        fields.actions[first.actionLabel] = a;
-      }
-      return draft(
-        key,
-        prior,
-        fields,
-        fresh,
-        fresh.map((c) => `mc:${c.id}`),
-      );
+      });
     },
 
-    async bootstrap({ key, prior, continuations, successor }: BootstrapContext) {
-      const seen = new Set(prior?.provenance.continuationIds ?? []);
-      const fresh = continuations.filter((c) => !seen.has(`td:${c.id}`) && c.transitions.length > 0);
-      if (fresh.length === 0) return null;
-      const fields = priorFields(prior);
-      for (const c of fresh) {
-        const first = c.transitions[0];
-        if (!first) continue;
+    async bootstrap({ key, prior, continuations, successor }) {
+      return update(key, prior, continuations, "td", (a, first) => {
         const next = StateKnowledgeFieldsSchema.safeParse(successor(first.nextState)?.fields);
         const v = next.success && next.data.value !== null ? next.data.value : unknownValue;
         const target = stepValue(first, deathPenalty) + (first.terminal ? 0 : gamma * v);
-        const a = fields.actions[first.actionLabel] ?? emptyAction(first.actionLabel);
         a.tdN += 1;
         a.tdMean += (target - a.tdMean) / a.tdN;
-        fields.actions[first.actionLabel] = a;
-      }
-      return draft(
-        key,
-        prior,
-        fields,
-        fresh,
-        fresh.map((c) => `td:${c.id}`),
-      );
+      });
     },
 
-    async reflectTrajectory(context: ReflectContext): Promise<KeyedDraft[]> {
+    async reflectTrajectory(context) {
       return reflectTrajectoryStatistically(context);
     },
   };

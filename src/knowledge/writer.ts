@@ -1,5 +1,10 @@
 import type { Continuation, Transition } from "./experience-buffer.ts";
-import type { KnowledgeDraft, KnowledgeEntry } from "./knowledge-entry.ts";
+import {
+  type KnowledgeDraft,
+  type KnowledgeEntry,
+  mergeProvenance,
+  type Provenance,
+} from "./knowledge-entry.ts";
 
 /** (a) State understanding: aggregate continuations from one state (Monte Carlo). */
 export interface UnderstandContext {
@@ -51,4 +56,29 @@ export interface KnowledgeWriter {
   understand(context: UnderstandContext): Promise<KnowledgeDraft | null>;
   bootstrap(context: BootstrapContext): Promise<KnowledgeDraft | null>;
   reflectTrajectory(context: ReflectContext): Promise<KeyedDraft[]>;
+}
+
+/** How an update used the buffer: `mc` (state understanding) or `td` (bootstrapping). */
+export type UpdateTag = "mc" | "td";
+
+/** The continuations an update aggregates: non-empty, and not yet in the prior's provenance under `tag`. */
+export function freshContinuations(
+  prior: KnowledgeEntry | undefined,
+  all: ReadonlyArray<Continuation>,
+  tag: UpdateTag,
+): Continuation[] {
+  const seen = new Set(prior?.provenance.continuationIds ?? []);
+  return all.filter((c) => !seen.has(`${tag}:${c.id}`) && c.transitions.length > 0);
+}
+
+/** The prior's provenance plus the episodes and (tagged) continuations an update used. */
+export function updateProvenance(
+  prior: KnowledgeEntry | undefined,
+  used: ReadonlyArray<Continuation>,
+  tag: UpdateTag,
+): Provenance {
+  return mergeProvenance(prior?.provenance, {
+    episodeIds: used.map((c) => c.episodeId),
+    continuationIds: used.map((c) => `${tag}:${c.id}`),
+  });
 }

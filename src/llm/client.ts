@@ -104,19 +104,46 @@ export function createChatClient(
     completionTokens: number;
   }
 
-  async function attempt(body: WireRequest, signal: AbortSignal | undefined): Promise<CallResult> {
-    const raw: unknown = await limiter.run(() =>
-      openai.chat.completions.create(
-        body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
-        signal ? { signal } : {},
-      ),
+  /** A 200 whose body is not a usable chat completion: the server is not (quite) OpenAI-compatible. */
+  function notACompletion(code: string, reason: string, cause?: unknown): ProviderError {
+    return new ProviderError(
+      code,
+      `LLM response from ${config.baseUrl} (model ${config.model}) is not a chat completion: ${reason}. Fix: check the base URL points at an OpenAI-compatible /v1 API and the server's logs`,
+      {
+        details: { baseUrl: config.baseUrl, model: config.model },
+        ...(cause === undefined ? {} : { cause }),
+      },
     );
+  }
+
+  async function attempt(body: WireRequest, signal: AbortSignal | undefined): Promise<CallResult> {
+    const raw: unknown = await limiter.run(async () => {
+      try {
+        return await openai.chat.completions.create(
+          body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+          signal ? { signal } : {},
+        );
+      } catch (error) {
+        // The openai package parses a JSON content type itself; a body that does not parse throws here.
+        if (error instanceof SyntaxError)
+          throw notACompletion(
+            "provider.bad_response",
+            `HTTP 200 with a body that is not JSON (${error.message})`,
+            error,
+          );
+        throw error;
+      }
+    });
     const parsed = CompletionResponseSchema.safeParse(raw);
     if (!parsed.success)
-      throw new ProviderError(
+      throw notACompletion(
         "provider.bad_response",
-        `LLM response from ${config.baseUrl} is not a chat completion (${parsed.error.issues[0]?.message ?? "invalid"}). Fix: check the base URL points at an OpenAI-compatible /v1 API`,
-        { details: { baseUrl: config.baseUrl } },
+        `${parsed.error.issues[0]?.message ?? "invalid"} at ${parsed.error.issues[0]?.path.join(".") || "the top level"}`,
+      );
+    if (parsed.data.choices.length === 0)
+      throw notACompletion(
+        "provider.no_choices",
+        "the reply has no choices (`choices: []`), so there is no text to act on",
       );
     const choices = [...parsed.data.choices]
       .map((c, i) => ({ index: c.index ?? i, text: choiceText(c.message?.content) }))

@@ -3,40 +3,45 @@ import type { Observation } from "../core/observation.ts";
 import type { PolicyContext } from "../core/policy.ts";
 import type { ChatMessage, ContentPart } from "./messages.ts";
 
+/** An example action as the prompt shows it: JSON with a space after each colon and comma. */
+function exampleText(action: Record<string, unknown>): string {
+  return JSON.stringify(action, null, 1)
+    .replace(/,\n\s*/g, ", ")
+    .replace(/\n\s*/g, "");
+}
+
+const POINTER = "elementId OR x, y";
+const doc = (fields: string, example: Action) => ({ fields, example: exampleText(example) });
+
 /** Fields and an example per action type, shown to the model. Typed so that a new action type must be added here. */
 export const ACTION_DOCS: Readonly<Record<ActionType, { fields: string; example: string }>> = {
-  click: {
-    fields: "elementId (string) OR x, y (numbers, CSS pixels)",
-    example: '{"type": "click", "elementId": "12"}',
-  },
-  double_click: {
-    fields: "elementId OR x, y",
-    example: '{"type": "double_click", "x": 120, "y": 48}',
-  },
-  right_click: { fields: "elementId OR x, y", example: '{"type": "right_click", "elementId": "7"}' },
-  hover: { fields: "elementId OR x, y", example: '{"type": "hover", "elementId": "3"}' },
-  drag: {
-    fields: "from, to (each {elementId} or {x, y})",
-    example: '{"type": "drag", "from": {"elementId": "4"}, "to": {"x": 300, "y": 200}}',
-  },
-  type: {
-    fields: "text (string); optional elementId to focus first",
-    example: '{"type": "type", "elementId": "5", "text": "hello"}',
-  },
-  key: { fields: "keys (e.g. Enter, Escape, ctrl+a)", example: '{"type": "key", "keys": "Enter"}' },
-  scroll: {
-    fields: "direction (up|down|left|right); optional amount (pixels), optional x, y",
-    example: '{"type": "scroll", "direction": "down", "amount": 400}',
-  },
-  select: {
-    fields: "elementId, value (the option to choose)",
-    example: '{"type": "select", "elementId": "9", "value": "Blue"}',
-  },
-  wait: { fields: "ms (0-60000, default 500)", example: '{"type": "wait", "ms": 1000}' },
-  done: { fields: "optional answer (string)", example: '{"type": "done", "answer": "42"}' },
-  fail: { fields: "optional reason (string)", example: '{"type": "fail", "reason": "the item is sold out"}' },
-  move: { fields: "direction (left|down|right|up)", example: '{"type": "move", "direction": "right"}' },
-  uci: { fields: "move (UCI notation, e.g. e2e4, e7e8q)", example: '{"type": "uci", "move": "e2e4"}' },
+  click: doc("elementId (string) OR x, y (numbers, CSS pixels)", { type: "click", elementId: "12" }),
+  double_click: doc(POINTER, { type: "double_click", x: 120, y: 48 }),
+  right_click: doc(POINTER, { type: "right_click", elementId: "7" }),
+  hover: doc(POINTER, { type: "hover", elementId: "3" }),
+  drag: doc("from, to (each {elementId} or {x, y})", {
+    type: "drag",
+    from: { elementId: "4" },
+    to: { x: 300, y: 200 },
+  }),
+  type: doc("text (string); optional elementId to focus first", {
+    type: "type",
+    elementId: "5",
+    text: "hello",
+  }),
+  key: doc("keys (e.g. Enter, Escape, ctrl+a)", { type: "key", keys: "Enter" }),
+  scroll: doc("direction (up|down|left|right); optional amount (pixels), optional x, y", {
+    type: "scroll",
+    direction: "down",
+    amount: 400,
+  }),
+  select: doc("elementId, value (the option to choose)", { type: "select", elementId: "9", value: "Blue" }),
+  wait: doc("ms (0-60000, default 500)", { type: "wait", ms: 1000 }),
+  done: doc("optional answer (string)", { type: "done", answer: "42" }),
+  fail: doc("optional reason (string)", { type: "fail", reason: "the item is sold out" }),
+  move: doc("direction (left|down|right|up)", { type: "move", direction: "right" }),
+  uci: doc("move (UCI notation, e.g. e2e4, e7e8q)", { type: "uci", move: "e2e4" }),
+  shell: doc("command (one bash command line)", { type: "shell", command: "ls -la" }),
 };
 
 export interface PromptOptions {

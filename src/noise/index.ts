@@ -1,3 +1,4 @@
+export * from "./branch-hooks.ts";
 export * from "./catalog.ts";
 export * from "./generator.ts";
 export * from "./noisy-environment.ts";

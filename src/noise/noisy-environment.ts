@@ -20,12 +20,13 @@ import { generatorByName } from "./catalog.ts";
 import type { NoiseGenerator } from "./generator.ts";
 
 /** One planned event: fires right after the agent's `step`-th action (0: right after reset). */
-export interface PlannedNoiseEvent {
-  id: string;
-  step: number;
-  generator: string;
-  seed: number;
-}
+export const PlannedNoiseEventSchema = z.object({
+  id: z.string(),
+  step: z.number().int(),
+  generator: z.string(),
+  seed: z.number().int(),
+});
+export type PlannedNoiseEvent = z.infer<typeof PlannedNoiseEventSchema>;
 
 export const NoiseEventRecordSchema = z.object({
   id: z.string(),
@@ -51,9 +52,7 @@ const NoiseSnapshotSchema = z.object({
   inner: z.unknown(),
   noise: z.object({
     steps: z.number().int().nonnegative(),
-    schedule: z.array(
-      z.object({ id: z.string(), step: z.number().int(), generator: z.string(), seed: z.number().int() }),
-    ),
+    schedule: z.array(PlannedNoiseEventSchema),
     log: z.array(NoiseEventRecordSchema),
   }),
 });
@@ -168,15 +167,15 @@ export class NoisyEnvironment implements Environment {
   }
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
-    const snap = EnvironmentSnapshotSchema.parse(snapshot);
-    const parsed = NoiseSnapshotSchema.safeParse(snap.state);
-    if (!parsed.success || !this.inner.restore) {
+    const snap = EnvironmentSnapshotSchema.safeParse(snapshot);
+    const parsed = NoiseSnapshotSchema.safeParse(snap.success ? snap.data.state : undefined);
+    if (!snap.success || !parsed.success || !this.inner.restore) {
       throw new UserError(
         "noise.snapshot_invalid",
-        "not a snapshot of a noisy environment; pass a value from snapshot()",
+        `noisy ${this.family} restore got something that is not a snapshot of a noisy environment; pass a value from snapshot()`,
       );
     }
-    const observation = await this.inner.restore({ ...snap, state: parsed.data.inner });
+    const observation = await this.inner.restore({ ...snap.data, state: parsed.data.inner });
     const saved = parsed.data.noise;
     this.steps = saved.steps;
     this.log = saved.log.map((e) => ({ ...e }));

@@ -1,18 +1,19 @@
 import type { Action, Observation, PageWidget, PerturbationEffect } from "../core/index.ts";
 import { createRandom } from "../core/index.ts";
+import { parseAxLine } from "../envs/web/accessibility-text.ts";
 import { generatorByName } from "./catalog.ts";
 import type { NoiseEventRecord } from "./noisy-environment.ts";
 
 /** Ids of noise-layer elements start here (see src/envs/web/page/noise.js). */
 const NOISE_ID_BASE = 900000;
-const BUTTON = /^\s*\[(\d+)\]\s+button\s+"((?:[^"\\]|\\.)*)"/;
 
+/** Buttons of the noise layer in the observation's accessibility text. */
 function noiseButtons(observation: Observation): Array<{ id: string; name: string }> {
   const out: Array<{ id: string; name: string }> = [];
-  for (const line of (observation.axtree ?? observation.text).split("\n")) {
-    const m = BUTTON.exec(line);
-    if (m && Number(m[1]) > NOISE_ID_BASE)
-      out.push({ id: m[1] as string, name: JSON.parse(`"${m[2]}"`) as string });
+  for (const raw of (observation.axtree ?? observation.text).split("\n")) {
+    const line = parseAxLine(raw);
+    if (line?.kind === "element" && line.element.role === "button" && Number(line.element.id) > NOISE_ID_BASE)
+      out.push({ id: line.element.id, name: line.element.name });
   }
   return out;
 }

@@ -13,6 +13,11 @@ import {
   type VerifierResult,
 } from "../core/index.ts";
 import type { RunStore } from "../store/contract.ts";
+import { isStoreError } from "../store/store-errors.ts";
+
+/** The runner's own limit when neither the spec nor the task gives one (the environment's horizon ends
+ * an episode long before it in practice). */
+export const RUNNER_STEP_CAP = 1000;
 
 export interface EpisodeSpec {
   runId: string;
@@ -20,8 +25,13 @@ export interface EpisodeSpec {
   task: Task;
   episodeIndex: number;
   seed: number;
-  /** Step limit of the runner (the environment may also truncate earlier). */
-  maxSteps: number;
+  /**
+   * The episode's step limit (a `--max-steps`): passed to `env.reset`, so an environment with its own
+   * horizon truncates at the same step. Without it the task's `maxSteps` limits the runner and the
+   * environment keeps its own horizon (the runner still stops at `RUNNER_STEP_CAP`). Whichever limit
+   * stops the episode, its last step is recorded `truncated: true`.
+   */
+  maxSteps?: number;
   temperature: number;
   meta?: Record<string, unknown>;
 }
@@ -43,6 +53,8 @@ export interface EpisodeDeps {
   policy: Policy;
   runtime: Runtime;
   store?: RunStore;
+  /** Once aborted, the episode stops at the next step and is recorded `aborted` (then rethrown). */
+  signal?: AbortSignal;
 }
 
 function errorInfo(e: unknown): ErrorInfo {
@@ -80,11 +92,17 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
   });
   let observation: Observation | undefined;
   try {
-    observation = await env.reset({ taskId: task.id, seed });
+    observation = await env.reset({
+      taskId: task.id,
+      seed,
+      ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
+    });
+    const limit = spec.maxSteps ?? task.maxSteps ?? RUNNER_STEP_CAP;
     const history: HistoryEntry[] = [];
     const oracle = env.oracleAction ? () => env.oracleAction!() : undefined;
     let ended = false;
-    while (!ended && steps < spec.maxSteps) {
+    while (!ended && steps < limit) {
+      deps.signal?.throwIfAborted();
       const random = createRandom("policy", task.id, seed, spec.episodeIndex, steps);
       const proposal = await policy.propose(
         { task, observation, history, stepIndex: steps, ...(oracle ? { oracle } : {}) },
@@ -128,6 +146,8 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
         history.push({ observation, action: candidate.action, raw: candidate.raw });
         observation = result.observation;
       }
+      // Stopped by the step limit: say so, whether the environment's horizon or the runner's cut it.
+      if (!ended && steps + 1 >= limit) record.truncated = true;
       store?.appendStep(spec.trajectoryId, record);
       steps += 1;
     }
@@ -150,13 +170,26 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
     };
   } catch (e) {
     const error = errorInfo(e);
-    const infra = isRehearsalError(e) && e.category === "environment";
-    store?.finishTrajectory(spec.trajectoryId, {
-      status: infra ? "infra_failed" : "aborted",
-      endedAtMs: clock.nowMs(),
-      ...(observation ? { finalObservation: observation } : {}),
-      error,
-    });
+    // After an abort (SIGINT/SIGTERM) a failing environment is the shutdown, not an infra failure.
+    // A failing run store is not the environment's failure: the run stops (the store says why).
+    const infra =
+      isRehearsalError(e) && e.category === "environment" && !deps.signal?.aborted && !isStoreError(e);
+    try {
+      store?.finishTrajectory(spec.trajectoryId, {
+        status: infra ? "infra_failed" : "aborted",
+        endedAtMs: clock.nowMs(),
+        ...(observation ? { finalObservation: observation } : {}),
+        error,
+      });
+    } catch (storeFailure) {
+      // The store broke while recording the end: the error that stopped the episode matters more,
+      // unless the episode would have gone on (then the store's failure stops the run).
+      if (infra) throw storeFailure;
+      runtime.logger.warn("recording the episode's end failed", {
+        trajectoryId: spec.trajectoryId,
+        ...errorInfo(storeFailure),
+      });
+    }
     if (!infra) throw e;
     runtime.logger.warn("episode infra-failed", { trajectoryId: spec.trajectoryId, ...error });
     return {

@@ -10,8 +10,11 @@ export interface BatchSpec {
   episodes: number;
   /** Root seed of the run: episode seeds are stable hashes of seed|task|episode. */
   seed: string;
+  /** Step limit of every episode, given to the environment too (default: each task's and environment's own). */
   maxSteps?: number;
   temperature: number;
+  /** Episodes to leave out (already recorded by an interrupted run being resumed). */
+  skip?: (taskId: string, episodeIndex: number) => boolean;
 }
 
 export interface BatchDeps {
@@ -30,7 +33,8 @@ export function episodeSeed(runSeed: string, taskId: string, episodeIndex: numbe
 
 /**
  * Plays `episodes` episodes of every task (task-major order) on one environment, recording each.
- * Stops early when `signal` aborts; episodes already recorded stay recorded.
+ * Stops early when `signal` aborts; episodes already recorded stay recorded, and the episode in
+ * flight ends as `aborted` (not a result: neither an infra failure nor a reward).
  */
 export async function runEpisodes(
   deps: BatchDeps,
@@ -41,12 +45,14 @@ export async function runEpisodes(
   for (const task of spec.tasks) {
     for (let e = 0; e < spec.episodes; e++) {
       if (deps.signal?.aborted) return { results, summary: summarizeEpisodes(results) };
+      if (spec.skip?.(task.id, e)) continue;
       const result = await runEpisode(
         {
           env: deps.env,
           policy: deps.policy,
           runtime: deps.runtime,
           ...(deps.store ? { store: deps.store } : {}),
+          ...(deps.signal ? { signal: deps.signal } : {}),
         },
         {
           runId: spec.runId,
@@ -54,10 +60,14 @@ export async function runEpisodes(
           task,
           episodeIndex: e,
           seed: episodeSeed(spec.seed, task.id, e),
-          maxSteps: spec.maxSteps ?? task.maxSteps ?? 50,
+          ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
           temperature: spec.temperature,
         },
-      );
+      ).catch((error: unknown) => {
+        if (deps.signal?.aborted) return undefined;
+        throw error;
+      });
+      if (!result) return { results, summary: summarizeEpisodes(results) };
       results.push(result);
       deps.onEpisode?.(result, results.length, total);
     }

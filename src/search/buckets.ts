@@ -1,5 +1,11 @@
-import { type Action, type Candidate, canonicalJson } from "../core/index.ts";
-import { type FingerprintOptions, fingerprintAction, INVALID_FINGERPRINT } from "./fingerprint.ts";
+import {
+  type Action,
+  type Candidate,
+  canonicalJson,
+  type FingerprintOptions,
+  fingerprintAction,
+  INVALID_FINGERPRINT,
+} from "../core/index.ts";
 
 export interface Bucket {
   fingerprint: string;

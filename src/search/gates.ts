@@ -17,15 +17,17 @@ export interface GateNode {
   hasBranched: boolean;
 }
 
-export type GateReason =
-  | "branch"
-  | "single_bucket"
-  | "late_step_deferral"
-  | "budget_exhausted"
-  | "hard_cutoff"
-  | "per_step_cap"
-  | "node_cap"
-  | "no_valid_bucket";
+export const GATE_REASONS = [
+  "branch",
+  "single_bucket",
+  "late_step_deferral",
+  "budget_exhausted",
+  "hard_cutoff",
+  "per_step_cap",
+  "node_cap",
+  "no_valid_bucket",
+] as const;
+export type GateReason = (typeof GATE_REASONS)[number];
 
 export interface GateDecision {
   reason: GateReason;

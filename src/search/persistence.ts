@@ -1,55 +1,24 @@
 import { z } from "zod";
-import {
-  ActionSchema,
-  InternalError,
-  type Observation,
-  type StepRecord,
-  StepRecordSchema,
-  VerifierResultSchema,
-} from "../core/index.ts";
-import { NoiseEventRecordSchema } from "../noise/noisy-environment.ts";
-import { NOISE_TAGS } from "../noise/tags.ts";
-import type { RunStore, TreeNodeRecord } from "../store/contract.ts";
-import type { SearchNode } from "./node.ts";
+import { type Observation, type StepRecord, UserError } from "../core/index.ts";
+import type { RunStore, TreeNodeRecord, TreeRecord } from "../store/contract.ts";
+import { NODE_STATUSES, type SearchNode, StoredNodeDataSchema } from "./node.ts";
+import { type TreeCounters, TreeCountersSchema, zeroCounters } from "./tree-state.ts";
 
-const GateLogSchema = z.object({
-  step: z.number().int(),
-  reason: z.string(),
-  buckets: z.array(z.tuple([z.string(), z.number()])),
-  invalid: z.number().int(),
-  probes: z.number().int(),
-});
+/** The code of the UserError for a stored search node or tree whose data does not parse. */
+export const CORRUPT_NODE = "search.corrupt_node";
 
-/** What a stored node's `data` holds (everything but the live observation, re-derived on resume). */
-const StoredNodeSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  fromStep: z.number().int().nonnegative(),
-  prefix: z.array(ActionSchema),
-  steps: z.array(StepRecordSchema),
-  budget: z.number().int(),
-  hasBranched: z.boolean(),
-  stateFingerprint: z.string().optional(),
-  pending: z
-    .object({ action: ActionSchema, raw: z.string(), fingerprint: z.string(), bucketSize: z.number().int() })
-    .optional(),
-  expectedFingerprint: z.string().optional(),
-  envEnded: z.boolean(),
-  endReason: z.string().optional(),
-  outcome: VerifierResultSchema.optional(),
-  dropReason: z.string().optional(),
-  gateLog: z.array(GateLogSchema),
-  noise: z
-    .object({
-      noisy: z.boolean(),
-      schedule: z.array(
-        z.object({ id: z.string(), step: z.number().int(), generator: z.string(), seed: z.number().int() }),
-      ),
-      events: z.array(NoiseEventRecordSchema).optional(),
-      tag: z.enum(NOISE_TAGS as [string, ...string[]]).optional(),
-    })
-    .optional(),
-  round: z.number().int().nonnegative(),
-});
+const NodeStatusSchema = z.enum(NODE_STATUSES);
+
+/** What a stored tree's `data` holds that search reads back. */
+const StoredTreeDataSchema = z.object({ counters: TreeCountersSchema.optional() });
+
+function damaged(what: string, error: z.ZodError, details: Record<string, string>): UserError {
+  return new UserError(
+    CORRUPT_NODE,
+    `reading ${what} from the run store failed:\n${z.prettifyError(error)}\nThe store was written by an incompatible Rehearsal version or edited by hand; search again under a new run id or restore the store from a backup.`,
+    { cause: error, details },
+  );
+}
 
 function storeScreenshot(store: RunStore, o: Observation): Observation {
   if (!o.screenshot?.bytes) return o;
@@ -68,50 +37,25 @@ export function nodeToRecord(node: SearchNode, treeId: string, store: RunStore):
   return { id, treeId, parentId, depth: node.prefix.length, status, data: { ...rest, steps } };
 }
 
+/** A stored node back, its data parsed; a damaged one is a UserError naming the tree and the node. */
 export function recordToNode(record: TreeNodeRecord): SearchNode {
-  const parsed = StoredNodeSchema.safeParse(record.data);
-  if (!parsed.success) {
-    throw new InternalError(
-      "search.corrupt_node",
-      `stored search node ${record.id} does not parse: ${parsed.error.issues[0]?.message ?? "invalid"}; the store may come from an incompatible version`,
-    );
-  }
-  if (
-    record.status !== "pending" &&
-    record.status !== "alive" &&
-    record.status !== "leaf" &&
-    record.status !== "dropped"
-  ) {
-    throw new InternalError(
-      "search.corrupt_node",
-      `stored search node ${record.id} has status ${record.status}`,
-    );
-  }
-  const d = parsed.data;
-  const node: SearchNode = {
-    id: record.id,
-    parentId: record.parentId,
-    status: record.status,
-    seq: d.seq,
-    fromStep: d.fromStep,
-    prefix: d.prefix,
-    steps: d.steps,
-    budget: d.budget,
-    hasBranched: d.hasBranched,
-    envEnded: d.envEnded,
-    gateLog: d.gateLog as SearchNode["gateLog"],
-    round: d.round,
-  };
-  if (d.stateFingerprint !== undefined) node.stateFingerprint = d.stateFingerprint;
-  if (d.pending !== undefined) node.pending = d.pending;
-  if (d.expectedFingerprint !== undefined) node.expectedFingerprint = d.expectedFingerprint;
-  if (d.endReason !== undefined) node.endReason = d.endReason;
-  if (d.outcome !== undefined) node.outcome = d.outcome;
-  if (d.dropReason !== undefined) node.dropReason = d.dropReason;
-  if (d.noise !== undefined) node.noise = d.noise as NonNullable<SearchNode["noise"]>;
-  return node;
+  const details = { tree: record.treeId, node: record.id };
+  const what = `search node ${record.id} of tree ${record.treeId}`;
+  const status = NodeStatusSchema.safeParse(record.status);
+  if (!status.success) throw damaged(`the status of ${what}`, status.error, details);
+  const data = StoredNodeDataSchema.safeParse(record.data);
+  if (!data.success) throw damaged(what, data.error, details);
+  return { id: record.id, parentId: record.parentId, status: status.data, ...data.data };
 }
 
 export function loadTreeNodes(store: RunStore, treeId: string): SearchNode[] {
   return store.listNodes(treeId).map(recordToNode);
+}
+
+/** A stored tree's counters (zeros for a new tree or fields an older version did not store). */
+export function storedCounters(tree: TreeRecord | undefined): TreeCounters {
+  if (!tree) return zeroCounters();
+  const data = StoredTreeDataSchema.safeParse(tree.data);
+  if (!data.success) throw damaged(`the counters of search tree ${tree.id}`, data.error, { tree: tree.id });
+  return data.data.counters ?? zeroCounters();
 }

@@ -1,17 +1,15 @@
 import { type Environment, type Policy, type Runtime, stableSeed, type Task } from "../core/index.ts";
+import { branchNoiseHooks } from "../noise/branch-hooks.ts";
 import { sampleSchedule } from "../noise/schedule.ts";
 import type { RunStore } from "../store/contract.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
-import { loadTreeNodes, nodeToRecord } from "./persistence.ts";
+import { loadTreeNodes, nodeToRecord, storedCounters } from "./persistence.ts";
 import { type TreeStats, treeStats } from "./report.ts";
-import {
-  searchTree,
-  type TreeCounters,
-  type TreeNoise,
-  type TreeProgress,
-  zeroCounters,
-} from "./tree-search.ts";
+import type { TreeNoise } from "./tree-noise.ts";
+import { searchTree } from "./tree-search.ts";
+import type { TreeProgress } from "./tree-spec.ts";
+import type { TreeCounters } from "./tree-state.ts";
 
 export interface SearchRunSpec {
   runId: string;
@@ -55,6 +53,7 @@ export function searchSeedOf(seed: string, taskId: string): number {
  * Searches every task in order, persisting each tree's nodes at the end of every round (one
  * transaction) so that `resume` continues from the last complete round: finished trees are read back,
  * running trees continue from their stored nodes, and the verified leaves equal an uninterrupted run's.
+ * The run's tasks are written once by whoever created the run (the runner), not here.
  */
 export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promise<SearchRunResult> {
   const { store } = deps;
@@ -67,7 +66,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     const existing = store.getTree(treeId);
     if (existing?.status === "complete") {
       const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
-      const counters = storedCounters(existing.data);
+      const counters = storedCounters(existing);
       results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
       continue;
     }
@@ -75,9 +74,8 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
       interrupted = true;
       break;
     }
-    store.putTask(spec.runId, task);
     const resume = existing ? loadTreeNodes(store, treeId) : undefined;
-    const previous = storedCounters(existing?.data);
+    const previous = storedCounters(existing);
     const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
       store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
     putTree("running", { counters: previous });
@@ -119,6 +117,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
 export function noiseOf(config: SearchConfig): TreeNoise | undefined {
   if (config.noiseFraction <= 0) return undefined;
   return {
+    ...branchNoiseHooks,
     fraction: config.noiseFraction,
     ...(config.noiseSuccessRate !== undefined ? { successRate: config.noiseSuccessRate } : {}),
     plan: ({ taskId, rollout, fromStep, successRate, span }) =>
@@ -133,11 +132,6 @@ export function noiseOf(config: SearchConfig): TreeNoise | undefined {
         options: { horizon: config.horizon, span: Math.max(span, fromStep + 1) },
       }).events,
   };
-}
-
-/** A stored tree's counters (zeros for a new tree or fields an older version did not store). */
-function storedCounters(data: Record<string, unknown> | undefined): TreeCounters {
-  return { ...zeroCounters(), ...((data?.counters as Partial<TreeCounters> | undefined) ?? {}) };
 }
 
 function sumCounters(a: TreeCounters, b: TreeCounters): TreeCounters {

@@ -24,7 +24,8 @@ export interface ArtefactFiles {
   read(sha256: string, mime: string): Uint8Array | undefined;
 }
 
-function fsyncDirectory(dir: string): void {
+/** fsync a directory so a rename in it is durable; a no-op where directories cannot be fsynced. */
+export function fsyncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, "r");

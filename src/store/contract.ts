@@ -107,8 +107,12 @@ export interface TreeNodeRecord {
 }
 
 /**
- * Error codes the stores throw (all `InternalError`s: they mean the caller broke the protocol, except
- * `schemaTooNew`, a `UserError`). Tests and callers may match on them.
+ * Error codes the stores throw. Protocol codes (unknown ids, finished trajectories, invalid arguments,
+ * closed store) are `InternalError`s: the caller broke the protocol. `schemaTooNew` is a `UserError`.
+ * The rest are `StoreError`s (src/store/store-errors.ts) about the store itself, each message naming the
+ * store and the fix: category `user` (exit 2) for a store to replace or reconfigure (foreign, damaged,
+ * not a database, read-only, needs a migration), `environment` (exit 3) for one that failed under the run
+ * (disk full, deleted or moved, I/O error).
  */
 export const STORE_ERROR_CODES = {
   unknownRun: "store.unknown_run",
@@ -122,6 +126,14 @@ export const STORE_ERROR_CODES = {
   corruptRow: "store.corrupt_row",
   schemaTooNew: "store.schema_too_new",
   closed: "store.closed",
+  foreignDatabase: "store.foreign_database",
+  notADatabase: "store.not_a_database",
+  corrupt: "store.corrupt",
+  readOnly: "store.read_only",
+  needsMigration: "store.needs_migration",
+  diskFull: "store.disk_full",
+  vanished: "store.vanished",
+  ioError: "store.io_error",
 } as const;
 
 export interface ArtefactRef {

@@ -45,14 +45,10 @@ function check<T>(schema: z.ZodType<T>, value: unknown, operation: string, what:
   return result.data;
 }
 
-const NewRunSchema = RunRecordSchema.pick({
-  id: true,
-  kind: true,
-  seed: true,
-  config: true,
-  codeVersion: true,
-  createdAtMs: true,
-}).extend({ id: z.string().min(1) });
+/** What `createRun` takes: the record without the fields the store sets (`NewRun`), with a non-empty id. */
+const NewRunSchema = RunRecordSchema.omit({ status: true, updatedAtMs: true, summary: true }).extend({
+  id: z.string().min(1),
+});
 
 export function encodeNewRun(run: NewRun): RunRow {
   const r = check(NewRunSchema, run, `createRun(${run?.id})`, "run");
@@ -140,12 +136,19 @@ export function detachScreenshot(
   return { ...observation, screenshot: reference };
 }
 
-/** Validates a step and encodes its row; screenshot bytes go to `pending`. */
-export function encodeStep(trajectoryId: string, step: StepRecord, pending: PendingArtefact[]): StepRow {
+/** A row to write and the screenshot artefacts to store before it. */
+export interface RowWithArtefacts<R> {
+  row: R;
+  pending: PendingArtefact[];
+}
+
+/** Validates a step and encodes its row; its screenshot bytes come back as `pending`. */
+export function encodeStep(trajectoryId: string, step: StepRecord): RowWithArtefacts<StepRow> {
   const operation = `appendStep(${trajectoryId}, step ${step?.index})`;
   const s = check(StepRecordSchema, step, operation, "step");
+  const pending: PendingArtefact[] = [];
   const stored = { ...s, observation: detachScreenshot(s.observation, operation, pending) };
-  return {
+  const row: StepRow = {
     trajectory_id: trajectoryId,
     idx: s.index,
     action_type: s.action?.type ?? null,
@@ -154,6 +157,7 @@ export function encodeStep(trajectoryId: string, step: StepRecord, pending: Pend
     truncated: s.truncated ? 1 : 0,
     data: JSON.stringify(stored),
   };
+  return { row, pending };
 }
 
 const TrajectoryEndSchema = z.object({
@@ -177,12 +181,12 @@ export interface TrajectoryEndRow {
 export function encodeTrajectoryEnd(
   trajectoryId: string,
   end: TrajectoryEnd,
-  pending: PendingArtefact[],
-): TrajectoryEndRow {
+): RowWithArtefacts<TrajectoryEndRow> {
   const operation = `finishTrajectory(${trajectoryId})`;
   const e = check(TrajectoryEndSchema, end, operation, "trajectory end");
+  const pending: PendingArtefact[] = [];
   const final = e.finalObservation && detachScreenshot(e.finalObservation, operation, pending);
-  return {
+  const row: TrajectoryEndRow = {
     id: trajectoryId,
     status: e.status,
     ended_at_ms: e.endedAtMs,
@@ -190,6 +194,7 @@ export function encodeTrajectoryEnd(
     error: e.error ? JSON.stringify(e.error) : null,
     final_observation: final ? JSON.stringify(final) : null,
   };
+  return { row, pending };
 }
 
 export function encodeTree(tree: TreeRecord): TreeRow {
@@ -237,9 +242,16 @@ export function extensionFor(mime: string): string {
 
 const MimeSchema = z.string().min(1).max(255);
 
-export function checkArtefact(bytes: Uint8Array, mime: string): void {
+/** Validates `putArtefact`'s arguments and names the bytes by their sha256. */
+export function encodeArtefact(bytes: Uint8Array, mime: string): PendingArtefact {
   check(MimeSchema, mime, "putArtefact", "mime type");
   check(z.instanceof(Uint8Array), bytes, "putArtefact", "bytes");
+  return { sha256: sha256Hex(bytes), mime, bytes };
 }
 
-export const SHA256_HEX = /^[0-9a-f]{64}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** Whether `value` can name an artefact (lowercase sha256 hex); other lookups find nothing. */
+export function isArtefactId(value: string): boolean {
+  return SHA256_HEX.test(value);
+}

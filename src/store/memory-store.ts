@@ -1,35 +1,16 @@
-import { sha256Hex } from "../core/index.ts";
-import { type RunStore, STORE_ERROR_CODES } from "./contract.ts";
-import {
-  checkArtefact,
-  checkLimit,
-  encodeNewRun,
-  encodeNewTrajectory,
-  encodeNode,
-  encodeStep,
-  encodeTask,
-  encodeTrajectoryEnd,
-  encodeTree,
-  type PendingArtefact,
-  patchRunRow,
-  SHA256_HEX,
-} from "./encode.ts";
-import {
-  type ArtefactRow,
-  decodeNode,
-  decodeRun,
-  decodeTask,
-  decodeTrajectory,
-  decodeTrajectoryHeader,
-  decodeTree,
-  type NodeRow,
-  type RunRow,
-  type TaskRow,
-  type TrajectoryRow,
-  type TrajectoryRowWithCount,
-  type TreeRow,
+import type { RunStore } from "./contract.ts";
+import * as encode from "./encode.ts";
+import type {
+  ArtefactRow,
+  NodeRow,
+  RunRow,
+  TaskRow,
+  TrajectoryRow,
+  TrajectoryRowWithCount,
+  TreeRow,
 } from "./rows.ts";
-import { closedError, protocolError } from "./store-errors.ts";
+import * as rows from "./rows.ts";
+import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
 
 /*
@@ -62,16 +43,10 @@ export function createMemoryStore(): RunStore {
   }
 
   function requireRun(operation: string, runId: string): void {
-    if (!runs.has(runId)) {
-      throw protocolError(
-        STORE_ERROR_CODES.unknownRun,
-        `${operation}: no run ${runId} in the store; call createRun first.`,
-        { runId },
-      );
-    }
+    if (!runs.has(runId)) throw unknownRunError(operation, runId);
   }
 
-  function storeArtefacts(pending: ReadonlyArray<PendingArtefact>): void {
+  function storeArtefacts(pending: ReadonlyArray<encode.PendingArtefact>): void {
     for (const a of pending) {
       if (!artefacts.has(a.sha256)) {
         artefacts.set(a.sha256, {
@@ -107,39 +82,33 @@ export function createMemoryStore(): RunStore {
 
     createRun(run) {
       open("createRun");
-      const row = encodeNewRun(run);
-      if (runs.has(row.id)) {
-        throw protocolError(
-          STORE_ERROR_CODES.duplicateId,
-          `createRun(${row.id}): a run with this id already exists; generate a fresh run id.`,
-          { runId: row.id },
-        );
-      }
+      const row = encode.encodeNewRun(run);
+      if (runs.has(row.id)) throw duplicateRunError(row.id);
       runs.set(row.id, row);
-      return decodeRun(row);
+      return rows.decodeRun(row);
     },
     getRun(id) {
       open("getRun");
       const row = runs.get(id);
-      return row && decodeRun(row);
+      return row && rows.decodeRun(row);
     },
     listRuns(options = {}) {
       open("listRuns");
-      const limit = checkLimit(options.limit);
-      const rows = [...runs.values()]
+      const limit = encode.checkLimit(options.limit);
+      const selected = [...runs.values()]
         .filter((r) => options.kind === undefined || r.kind === options.kind)
         .sort(byNewest);
-      return (limit === undefined ? rows : rows.slice(0, limit)).map(decodeRun);
+      return (limit === undefined ? selected : selected.slice(0, limit)).map(rows.decodeRun);
     },
     updateRun(id, patch) {
       open("updateRun");
       requireRun(`updateRun(${id})`, id);
-      runs.set(id, patchRunRow(runs.get(id)!, patch));
+      runs.set(id, encode.patchRunRow(runs.get(id)!, patch));
     },
 
     putTask(runId, task) {
       open("putTask");
-      const row = encodeTask(runId, task);
+      const row = encode.encodeTask(runId, task);
       requireRun(`putTask(${runId})`, runId);
       let byId = tasks.get(runId);
       if (byId === undefined) {
@@ -150,12 +119,12 @@ export function createMemoryStore(): RunStore {
     },
     listTasks(runId) {
       open("listTasks");
-      return [...(tasks.get(runId)?.values() ?? [])].map(decodeTask);
+      return [...(tasks.get(runId)?.values() ?? [])].map(rows.decodeTask);
     },
 
     startTrajectory(t) {
       open("startTrajectory");
-      const row = encodeNewTrajectory(t);
+      const row = encode.encodeNewTrajectory(t);
       requireRun(`startTrajectory(${row.id})`, row.run_id);
       if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
       trajectories.set(row.id, row);
@@ -163,16 +132,14 @@ export function createMemoryStore(): RunStore {
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
-      const pending: PendingArtefact[] = [];
-      const row = encodeStep(trajectoryId, step, pending);
+      const { row, pending } = encode.encodeStep(trajectoryId, step);
       protocol.checkAppend(trajectoryId, row.idx);
       storeArtefacts(pending);
       steps.get(trajectoryId)?.push(row.data);
     },
     finishTrajectory(trajectoryId, end) {
       open("finishTrajectory");
-      const pending: PendingArtefact[] = [];
-      const row = encodeTrajectoryEnd(trajectoryId, end, pending);
+      const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
       protocol.checkFinish(trajectoryId);
       storeArtefacts(pending);
       const t = trajectories.get(trajectoryId);
@@ -181,11 +148,11 @@ export function createMemoryStore(): RunStore {
     getTrajectory(id) {
       open("getTrajectory");
       const row = trajectories.get(id);
-      return row && decodeTrajectory(row, steps.get(id) ?? []);
+      return row && rows.decodeTrajectory(row, steps.get(id) ?? []);
     },
     listTrajectories(runId, filter = {}) {
       open("listTrajectories");
-      return trajectoryRows(runId, filter).map((row) => decodeTrajectoryHeader(withCount(row)));
+      return trajectoryRows(runId, filter).map((row) => rows.decodeTrajectoryHeader(withCount(row)));
     },
     *iterateTrajectories(runId, filter = {}) {
       open("iterateTrajectories");
@@ -194,53 +161,46 @@ export function createMemoryStore(): RunStore {
         const row = trajectories.get(id);
         if (row === undefined) continue;
         if (filter.status !== undefined && row.status !== filter.status) continue;
-        yield decodeTrajectory(row, steps.get(id) ?? []);
+        yield rows.decodeTrajectory(row, steps.get(id) ?? []);
       }
     },
 
     putArtefact(bytes, mime) {
       open("putArtefact");
-      checkArtefact(bytes, mime);
-      const sha256 = sha256Hex(bytes);
-      storeArtefacts([{ sha256, mime, bytes }]);
-      const stored = artefacts.get(sha256);
-      return stored ? { ...stored.row } : { sha256, mime, size: bytes.byteLength };
+      const artefact = encode.encodeArtefact(bytes, mime);
+      storeArtefacts([artefact]);
+      const stored = artefacts.get(artefact.sha256);
+      return stored ? { ...stored.row } : { sha256: artefact.sha256, mime, size: bytes.byteLength };
     },
     getArtefact(sha256) {
       open("getArtefact");
-      if (!SHA256_HEX.test(sha256)) return undefined;
+      if (!encode.isArtefactId(sha256)) return undefined;
       const stored = artefacts.get(sha256);
       return stored && new Uint8Array(stored.bytes);
     },
 
     putTree(tree) {
       open("putTree");
-      const row = encodeTree(tree);
+      const row = encode.encodeTree(tree);
       requireRun(`putTree(${row.id})`, row.run_id);
       trees.set(row.id, row);
     },
     getTree(id) {
       open("getTree");
       const row = trees.get(id);
-      return row && decodeTree(row);
+      return row && rows.decodeTree(row);
     },
     listTrees(runId) {
       open("listTrees");
-      return [...trees.values()].filter((t) => t.run_id === runId).map(decodeTree);
+      return [...trees.values()].filter((t) => t.run_id === runId).map(rows.decodeTree);
     },
     putNodes(input) {
       open("putNodes");
-      const rows = input.map(encodeNode);
-      for (const row of rows) {
-        if (!trees.has(row.tree_id)) {
-          throw protocolError(
-            STORE_ERROR_CODES.unknownTree,
-            `putNodes(node ${row.id}): no tree ${row.tree_id} in the store; call putTree first.`,
-            { treeId: row.tree_id },
-          );
-        }
+      const nodeRows = input.map(encode.encodeNode);
+      for (const row of nodeRows) {
+        if (!trees.has(row.tree_id)) throw unknownTreeError(row.id, row.tree_id);
       }
-      for (const row of rows) {
+      for (const row of nodeRows) {
         let byId = nodes.get(row.tree_id);
         if (byId === undefined) {
           byId = new Map();
@@ -258,7 +218,7 @@ export function createMemoryStore(): RunStore {
             (filter.parentId === undefined || n.parent_id === filter.parentId),
         )
         .sort((a, b) => a.depth - b.depth)
-        .map(decodeNode);
+        .map(rows.decodeNode);
     },
 
     close() {

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { InternalError, UserError } from "../core/index.ts";
 import { STORE_ERROR_CODES } from "./contract.ts";
+import { classifyFailure, storeError } from "./store-errors.ts";
 
 /** One schema step. Versions start at 1 and increase by one; a released migration never changes. */
 export interface Migration {
@@ -92,16 +93,33 @@ CREATE INDEX tree_nodes_by_parent ON tree_nodes (tree_id, parent_id);
 CREATE INDEX tree_nodes_by_status ON tree_nodes (tree_id, status);
 `;
 
+/** Knowledge tables (SKL) kept in the store's database: every version of every key, by table name. */
+const KNOWLEDGE_ENTRIES = `
+CREATE TABLE knowledge_entries (
+  table_name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (table_name, key, version)
+);
+`;
+
 /** The schema history, oldest first. Append new migrations; never edit released ones. */
-export const MIGRATIONS: ReadonlyArray<Migration> = [{ version: 1, name: "initial", sql: INITIAL }];
+export const MIGRATIONS: ReadonlyArray<Migration> = [
+  { version: 1, name: "initial", sql: INITIAL },
+  { version: 2, name: "knowledge_entries", sql: KNOWLEDGE_ENTRIES },
+];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** The table that records applied migrations; its presence marks a database as Rehearsal's. */
+export const SCHEMA_VERSION_TABLE = "schema_version";
 
 /** The schema version recorded in the database (0 for a new one). */
 export function schemaVersion(db: Database.Database): number {
   const table = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'")
-    .get();
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .get(SCHEMA_VERSION_TABLE);
   if (table === undefined) return 0;
   const row = db.prepare("SELECT MAX(version) AS version FROM schema_version").get() as {
     version: number | null;
@@ -111,7 +129,8 @@ export function schemaVersion(db: Database.Database): number {
 
 /**
  * Brings the database to the newest version in `migrations`, each migration in its own immediate
- * transaction (so two processes opening the same database do not both apply it). Returns the version.
+ * transaction (so two processes opening the same database do not both apply it; the version table
+ * is created in the first one, so a failed migration leaves the file as it was). Returns the version.
  * A database written by a newer Rehearsal is refused with a UserError.
  */
 export function migrate(
@@ -128,11 +147,13 @@ export function migrate(
     }
   });
   const latest = migrations.length;
-  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL)");
   const current = schemaVersion(db);
   if (current > latest) throw tooNew(path, current, latest);
   for (const m of migrations.slice(current)) {
     const apply = db.transaction(() => {
+      db.exec(
+        `CREATE TABLE IF NOT EXISTS ${SCHEMA_VERSION_TABLE} (version INTEGER PRIMARY KEY, name TEXT NOT NULL)`,
+      );
       const now = schemaVersion(db);
       if (now > latest) throw tooNew(path, now, latest);
       if (now >= m.version) return;
@@ -143,6 +164,9 @@ export function migrate(
       apply.immediate();
     } catch (error) {
       if (error instanceof UserError) throw error;
+      const kind = classifyFailure(error);
+      if (kind !== undefined)
+        throw storeError(kind, `migrating to schema version ${m.version} (${m.name})`, path, error);
       throw new InternalError(
         "store.migration_failed",
         `migrating the run store ${path} to schema version ${m.version} (${m.name}) failed: ${(error as Error).message}. The database is unchanged; restore it from a backup or use a new store directory.`,
@@ -153,7 +177,7 @@ export function migrate(
   return Math.max(current, latest);
 }
 
-function tooNew(path: string, found: number, supported: number): UserError {
+export function tooNew(path: string, found: number, supported: number): UserError {
   return new UserError(
     STORE_ERROR_CODES.schemaTooNew,
     `the run store ${path} has schema version ${found}, but this Rehearsal supports versions up to ${supported}: it was written by a newer Rehearsal. Upgrade Rehearsal (npm install rehearsal@latest), or use another store directory.`,

@@ -169,32 +169,26 @@ export function decodeTrajectory(row: TrajectoryRow, steps: ReadonlyArray<string
   );
 }
 
-export function decodeTree(row: TreeRow): TreeRecord {
+/** A tree or node record: its own `fields` plus the row's id, status and JSON `data`. */
+function decodeWithData<T>(
+  schema: z.ZodType<T>,
+  row: { id: string; status: string; data: string },
+  fields: Record<string, unknown>,
+  what: string,
+): T {
   return validate(
-    TreeRecordSchema,
-    () => ({
-      id: row.id,
-      runId: row.run_id,
-      taskId: row.task_id,
-      seed: row.seed,
-      status: row.status,
-      data: JSON.parse(row.data),
-    }),
-    `tree ${row.id}`,
+    schema,
+    () => ({ ...fields, id: row.id, status: row.status, data: JSON.parse(row.data) }),
+    what,
   );
 }
 
+export function decodeTree(row: TreeRow): TreeRecord {
+  const fields = { runId: row.run_id, taskId: row.task_id, seed: row.seed };
+  return decodeWithData(TreeRecordSchema, row, fields, `tree ${row.id}`);
+}
+
 export function decodeNode(row: NodeRow): TreeNodeRecord {
-  return validate(
-    TreeNodeRecordSchema,
-    () => ({
-      id: row.id,
-      treeId: row.tree_id,
-      parentId: row.parent_id,
-      depth: row.depth,
-      status: row.status,
-      data: JSON.parse(row.data),
-    }),
-    `node ${row.id} of tree ${row.tree_id}`,
-  );
+  const fields = { treeId: row.tree_id, parentId: row.parent_id, depth: row.depth };
+  return decodeWithData(TreeNodeRecordSchema, row, fields, `node ${row.id} of tree ${row.tree_id}`);
 }

@@ -1,8 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { UserError } from "../core/index.ts";
-import { migrate } from "./migrations.ts";
+import { isRehearsalError, UserError } from "../core/index.ts";
+import { STORE_ERROR_CODES } from "./contract.ts";
+import { LATEST_SCHEMA_VERSION, migrate, SCHEMA_VERSION_TABLE, schemaVersion, tooNew } from "./migrations.ts";
+import { classifyFailure, StoreError, storeError } from "./store-errors.ts";
 
 export interface SqliteStoreOptions {
   /** The project directory: holds `rehearsal.db` and `artefacts/`. Created when missing. */
@@ -17,23 +19,64 @@ export interface SqliteStoreOptions {
   synchronous?: "normal" | "full";
   /** How long a writer waits for a lock held by another connection (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Open without writing anything (no directory, migration or WAL): every write throws a `store.read_only`
+   * StoreError. A store whose directory or file is not writable opens this way by itself.
+   */
+  readOnly?: boolean;
 }
 
 export const DATABASE_FILE = "rehearsal.db";
 
-function connect(path: string, options: SqliteStoreOptions): Database.Database {
+export interface OpenedDatabase {
+  db: Database.Database;
+  path: string;
+  version: number;
+  readOnly: boolean;
+}
+
+/** A typed store error for a failure while opening, or a UserError naming the path and the fix. */
+function openFailure(path: string, error: unknown): Error {
+  if (isRehearsalError(error)) return error;
+  const kind = classifyFailure(error);
+  if (kind !== undefined) return storeError(kind, "opening", path, error);
+  return new UserError(
+    "store.open_failed",
+    `opening the run store ${path} failed: ${(error as Error).message}. Check that the directory is readable, or choose another one.`,
+    { cause: error },
+  );
+}
+
+/**
+ * Refuses, without changing a byte, a SQLite file that Rehearsal did not create: one with tables but
+ * no `schema_version` table. A file with no tables (new or empty) is Rehearsal's to set up.
+ */
+function checkOwnDatabase(db: Database.Database, path: string): void {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  if (tables.length === 0 || tables.includes(SCHEMA_VERSION_TABLE)) return;
+  const shown = tables.length > 8 ? `${tables.slice(0, 8).join(", ")}, ...` : tables.join(", ");
+  throw new StoreError(
+    STORE_ERROR_CODES.foreignDatabase,
+    "user",
+    `opening the run store ${path} failed: it is a SQLite database that Rehearsal did not create (tables ${shown}; no ${SCHEMA_VERSION_TABLE} table). It was left unchanged. Fix: pass another --store directory, or move that file away.`,
+    { details: { path, tables } },
+  );
+}
+
+function connect(path: string, options: SqliteStoreOptions, readOnly: boolean): Database.Database {
   let db: Database.Database;
   try {
-    db = new Database(path);
+    db = readOnly ? new Database(path, { readonly: true, fileMustExist: true }) : new Database(path);
   } catch (error) {
-    throw new UserError(
-      "store.open_failed",
-      `opening the run store ${path} failed: ${(error as Error).message}. Check that the directory is writable, or choose another one.`,
-      { cause: error },
-    );
+    throw openFailure(path, error);
   }
   try {
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    checkOwnDatabase(db, path);
+    if (readOnly) return db;
     const mode = db.pragma("journal_mode = WAL", { simple: true });
     if (mode !== "wal") {
       throw new UserError(
@@ -46,12 +89,7 @@ function connect(path: string, options: SqliteStoreOptions): Database.Database {
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof UserError) throw error;
-    throw new UserError(
-      "store.open_failed",
-      `opening the run store ${path} failed: ${(error as Error).message}. The file is not a Rehearsal database or is damaged; choose another directory or restore it from a backup.`,
-      { cause: error },
-    );
+    throw openFailure(path, error);
   }
 }
 
@@ -59,16 +97,57 @@ export function sqliteCode(error: unknown): string | undefined {
   return error instanceof Database.SqliteError ? error.code : undefined;
 }
 
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the store must open read-only: asked for, or an existing store that cannot be written. */
+function mustOpenReadOnly(options: SqliteStoreOptions, path: string): boolean {
+  if (options.readOnly === true) return true;
+  if (!existsSync(path)) return false;
+  return !writable(options.dir) || !writable(path);
+}
+
+function openReadOnly(options: SqliteStoreOptions, path: string): OpenedDatabase {
+  if (!existsSync(path)) {
+    throw new UserError(
+      "store.open_failed",
+      `opening the run store ${path} read-only failed: there is no database file. Pass the --store directory that holds ${DATABASE_FILE}.`,
+    );
+  }
+  const db = connect(path, options, true);
+  try {
+    const version = schemaVersion(db);
+    if (version > LATEST_SCHEMA_VERSION) throw tooNew(path, version, LATEST_SCHEMA_VERSION);
+    if (version < LATEST_SCHEMA_VERSION) {
+      throw new StoreError(
+        STORE_ERROR_CODES.needsMigration,
+        "user",
+        `opening the run store ${path} read-only failed: it has schema version ${version} and this Rehearsal reads version ${LATEST_SCHEMA_VERSION}. Fix: open it once with write access (any command, e.g. \`rehearsal runs list\`) so that it is migrated.`,
+        { details: { path, found: version, supported: LATEST_SCHEMA_VERSION } },
+      );
+    }
+    return { db, path, version, readOnly: true };
+  } catch (error) {
+    db.close();
+    throw openFailure(path, error);
+  }
+}
+
 /**
- * Creates `dir` when missing, opens `dir/rehearsal.db` with the store's pragmas and migrates it to the
- * newest schema. Failures are UserErrors naming the path and the fix.
+ * Opens `dir/rehearsal.db`: creates `dir` when missing, refuses foreign and damaged files unchanged,
+ * sets the store's pragmas and migrates it to the newest schema; or, when asked or when the store
+ * cannot be written, opens it read-only without writing. Failures are typed errors naming the path
+ * and the fix.
  */
-export function openDatabase(options: SqliteStoreOptions): {
-  db: Database.Database;
-  path: string;
-  version: number;
-} {
+export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   const path = join(options.dir, DATABASE_FILE);
+  if (mustOpenReadOnly(options, path)) return openReadOnly(options, path);
   try {
     mkdirSync(options.dir, { recursive: true });
   } catch (error) {
@@ -78,11 +157,11 @@ export function openDatabase(options: SqliteStoreOptions): {
       { cause: error },
     );
   }
-  const db = connect(path, options);
+  const db = connect(path, options, false);
   try {
-    return { db, path, version: migrate(db, path) };
+    return { db, path, version: migrate(db, path), readOnly: false };
   } catch (error) {
     db.close();
-    throw error;
+    throw openFailure(path, error);
   }
 }

@@ -28,3 +28,57 @@ export function json<T = Record<string, unknown>>(r: CliResult): T {
     throw new Error(`stdout is not JSON (exit ${r.code}):\n${r.stdout}\n--- stderr ---\n${r.stderr}`);
   }
 }
+
+/** Runs the CLI's `main()` in this process, capturing stdout, stderr and the exit code. */
+export async function runMain(args: string[]): Promise<CliResult> {
+  const { main } = await import("../../src/cli/main.ts");
+  const { Writable } = await import("node:stream");
+  const sink = () => {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    });
+    return { stream, text: () => chunks.join("") };
+  };
+  const stdout = sink();
+  const stderr = sink();
+  const code = await main(["node", "rehearsal", ...args], { stdout: stdout.stream, stderr: stderr.stream });
+  return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+export interface SpawnedCli {
+  child: import("node:child_process").ChildProcess;
+  /** Resolves when the process exits. */
+  done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+  /** What it wrote to stderr so far. */
+  stderr(): string;
+}
+
+/** Starts the real bin asynchronously (for signals): the caller decides when to signal it. */
+export async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<SpawnedCli> {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, [BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CI: "1", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
+  });
+  return { child, done, stderr: () => stderr };
+}
+
+/** Polls `condition` every 50 ms (no deadline of its own: the test's timeout bounds it). */
+export async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 50));
+}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { describeFrozenLakeKey, FROZENLAKE_TERMS } from "../../src/experiments/index.ts";
 import {
   createKnowledgeTable,
   createStatisticalWriter,
@@ -48,7 +49,8 @@ function buffer(): ExperienceBuffer {
 
 describe("statistical writer", () => {
   it("aggregates Monte Carlo continuations into counts, Wilson rates and values", async () => {
-    const writer = createStatisticalWriter({ gamma: 0.5 });
+    const frozenLake = { describeState: describeFrozenLakeKey, terms: FROZENLAKE_TERMS };
+    const writer = createStatisticalWriter({ gamma: 0.5, ...frozenLake });
     const b = buffer();
     const continuations = b.continuations(S, { n: 10, h: 15 });
     expect(continuations.map((c) => c.episodeId)).toEqual(["e5", "e4", "e3", "e2", "e1"]);
@@ -71,6 +73,14 @@ describe("statistical writer", () => {
     expect(f.bestAction).toBe("right");
     expect(f.visits).toBe(5);
     expect(draft?.text).toContain("From (1,2): moving down fell into a hole 2/3 (67%)");
+    // Without an environment's words and names: the key itself and neutral terms.
+    const generic = await createStatisticalWriter({ gamma: 0.5 }).understand({
+      key: S,
+      epoch: 1,
+      prior: undefined,
+      continuations,
+    });
+    expect(generic?.text).toContain(`From ${S}: taking down ended in failure 2/3 (67%)`);
     expect(draft?.provenance.episodeIds).toEqual(["e5", "e4", "e3", "e2", "e1"]);
     expect(draft?.provenance.continuationIds).toContain("mc:e1#0+1");
   });

@@ -145,7 +145,8 @@ describe("retries", () => {
   });
 
   it("recovers when only the first attempt times out", async () => {
-    const { client } = await start("client.json", { timeoutMs: 150, maxRetries: 1 });
+    // The first reply comes after 5 s; the timeout leaves the immediate second one room on a busy machine.
+    const { client } = await start("client.json", { timeoutMs: 1_500, maxRetries: 1 });
     const r = await client.complete({ messages: userMessages("slow once"), temperature: 1 });
     expect(r.texts).toEqual(["in time"]);
   });

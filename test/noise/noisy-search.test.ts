@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type Environment } from "../../src/core/index.ts";
 import { createWebEnvironment, type WebEnvironment } from "../../src/envs/web/index.ts";
+import { branchNoiseHooks } from "../../src/noise/branch-hooks.ts";
 import { generatorByName } from "../../src/noise/catalog.ts";
 import { sampleSchedule } from "../../src/noise/schedule.ts";
 import { noiseTag } from "../../src/noise/tags.ts";
@@ -8,6 +9,7 @@ import { createHeuristicWebPolicy } from "../../src/policies/heuristic-web/heuri
 import { SearchConfigSchema, type SearchNode, searchTree, type TreeNoise } from "../../src/search/index.ts";
 
 const noise: TreeNoise = {
+  ...branchNoiseHooks,
   fraction: 0.5,
   successRate: 0.6,
   plan: ({ taskId, rollout, fromStep, successRate }) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRandom, type Observation, type Task } from "../../src/core/index.ts";
-import { parseAxtree } from "../../src/policies/heuristic-web/axtree.ts";
+import { parseAxtree } from "../../src/envs/web/accessibility-text.ts";
 import { createHeuristicWebPolicy } from "../../src/policies/heuristic-web/heuristic-web-policy.ts";
 import { parseInstruction } from "../../src/policies/heuristic-web/instruction.ts";
 import { pendingWork, scoreActions } from "../../src/policies/heuristic-web/score.ts";

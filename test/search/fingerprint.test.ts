@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Action, Candidate } from "../../src/core/index.ts";
+import {
+  type Action,
+  type Candidate,
+  fingerprintAction,
+  INVALID_FINGERPRINT,
+  normalizeKeys,
+} from "../../src/core/index.ts";
 import { bucketCandidates } from "../../src/search/buckets.ts";
-import { fingerprintAction, INVALID_FINGERPRINT, normalizeKeys } from "../../src/search/fingerprint.ts";
 
 const opts = { gridPx: 50, typeTextChars: 30 };
 const fp = (a: Action | null) => fingerprintAction(a, opts);

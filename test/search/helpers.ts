@@ -97,6 +97,8 @@ export async function searchFrozenLake(options: {
   const tasks: Task[] = (options.tasks ?? ["4x4", "random-5-3"]).map((id) =>
     (envs[0] as Environment).suite.get(id),
   );
+  // The run's creator writes its tasks once (runSearch does not).
+  for (const t of tasks) store.putTask(runId, t);
   const result = await runSearch(
     {
       envs,

@@ -1,4 +1,4 @@
 import { createMemoryStore } from "../../src/store/index.ts";
-import { describeStoreConformance } from "../conformance/store-conformance.ts";
+import { describeStoreConformance } from "../../src/testing/index.ts";
 
 describeStoreConformance("memory", () => createMemoryStore());

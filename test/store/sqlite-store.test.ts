@@ -12,13 +12,24 @@ import {
   STORE_ERROR_CODES,
 } from "../../src/store/index.ts";
 import { migrate } from "../../src/store/migrations.ts";
-import { describeStoreConformance } from "../conformance/store-conformance.ts";
+import { StoreError } from "../../src/store/store-errors.ts";
+import { describeStoreConformance } from "../../src/testing/index.ts";
 import { createTempDirs } from "./temp-dirs.ts";
 
 const temp = createTempDirs("sqlite");
 afterAll(() => temp.cleanup());
 
 describeStoreConformance("sqlite", () => openSqliteStore({ dir: temp.make() }));
+
+function storeErrorOf(fn: () => unknown): StoreError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof StoreError) return error;
+    throw error;
+  }
+  throw new Error("expected a StoreError, nothing was thrown");
+}
 
 function raw(dir: string): Database.Database {
   return new Database(join(dir, DATABASE_FILE));
@@ -30,9 +41,9 @@ describe("sqlite store", () => {
     const store = openSqliteStore({ dir });
     expect(store.kind).toBe("sqlite");
     expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
-    store.close();
     const db = raw(dir);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    store.close();
     const versions = db.prepare("SELECT version, name FROM schema_version ORDER BY version").all();
     expect(versions).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
     db.close();
@@ -99,7 +110,7 @@ describe("sqlite store", () => {
   it("migrates a database without a schema (version 0) on open", () => {
     const dir = temp.make();
     const db = raw(dir);
-    db.exec("CREATE TABLE unrelated (x INTEGER)");
+    db.pragma("user_version = 0"); // an empty SQLite file: no tables
     db.close();
     const store = openSqliteStore({ dir });
     expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
@@ -157,7 +168,10 @@ describe("sqlite store", () => {
     }
     const junk = temp.make();
     writeFileSync(join(junk, DATABASE_FILE), "this is not a database, just text that is long enough ...");
-    expect(() => openSqliteStore({ dir: junk })).toThrow(UserError);
+    expect(storeErrorOf(() => openSqliteStore({ dir: junk }))).toMatchObject({
+      code: STORE_ERROR_CODES.notADatabase,
+      category: "user",
+    });
   });
 
   it("honours synchronous = full when asked", () => {

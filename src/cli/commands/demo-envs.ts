@@ -1,15 +1,10 @@
 import { resolve } from "node:path";
-import type { Environment } from "../../core/index.ts";
-import { discoveryAtMatchedSteps, evaluatePolicy } from "../../eval/index.ts";
+import { discoveryAtMatchedSteps } from "../../eval/index.ts";
 import { exportSft } from "../../export/index.ts";
-import { runSearch, SearchConfigSchema } from "../../search/index.ts";
-import { codeVersion } from "../code-version.ts";
-import { resolveRunConfig } from "../config.ts";
-import { createCliRuntime, openCliStore } from "../context.ts";
-import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
-import { formatPercent, type Output } from "../output.ts";
-import { createPolicyFromConfig } from "../policies.ts";
+import { executeEval, executeSearch, resolveRunConfig } from "../../runner/index.ts";
+import { type CliContext, warnIfInterrupted, withRunner } from "../context.ts";
 import { createProgress } from "../progress.ts";
+import { printDiscovery } from "./demo-summary.ts";
 import { printSearchSummary } from "./search-summary.ts";
 
 const DEFAULT_TASKS = [
@@ -35,7 +30,8 @@ export interface EnvsDemoFlags {
  * heuristic policy, the balanced SFT export, an evaluation of the same base policy, and the search's
  * discovery rate beside base pass@1 / pass@8 and the base policy at matched environment steps.
  */
-export async function runEnvsDemo(o: Output, flags: EnvsDemoFlags): Promise<void> {
+export async function runEnvsDemo(ctx: CliContext, flags: EnvsDemoFlags): Promise<void> {
+  const o = ctx.out();
   const config = resolveRunConfig(
     {},
     {
@@ -49,56 +45,31 @@ export async function runEnvsDemo(o: Output, flags: EnvsDemoFlags): Promise<void
     },
     "demo",
   );
-  const searchConfig = SearchConfigSchema.parse(config.search);
-  const runtime = createCliRuntime(config.seed);
-  const store = openCliStore(config.store);
-  const envs: Environment[] = [];
-  try {
-    for (let i = 0; i < searchConfig.maxLiveEnvs; i++)
-      envs.push(await createEnvironmentFromConfig(config, runtime));
-    const env = envs[0] as Environment;
-    const tasks = selectTasks(env.suite, config.tasks);
-    const policy = await createPolicyFromConfig(config, runtime);
-
-    o.line(
-      `1/3 search: ${tasks.length} web tasks, heuristic policy, ≤ ${searchConfig.maxNodesPerTree} nodes per tree`,
-    );
-    const searchId = runtime.ids.next("search");
-    store.createRun({
-      id: searchId,
-      kind: "search",
-      seed: config.seed,
-      config: { ...config, search: searchConfig },
-      codeVersion: codeVersion(),
-      createdAtMs: runtime.clock.nowMs(),
-    });
+  await withRunner(ctx, config.store, config.seed, async (deps) => {
+    const tasks = config.tasks as string[];
+    o.line(`1/3 search: ${tasks.length} web tasks, heuristic policy, ≤ ${flags.maxNodes} nodes per tree`);
     const progress = createProgress(tasks.length, {
       json: o.json,
       label: "search",
       format: "search [{bar}] {value}/{total} tasks | {task} leaves {leaves} successes {successes}",
     });
-    const search = await runSearch(
-      {
-        envs,
-        policy,
-        runtime,
-        store,
-        onProgress: (p) =>
-          progress.update(p.tasksDone, { task: p.taskId, leaves: p.leaves, successes: p.successes }),
-      },
-      { runId: searchId, seed: config.seed, tasks, config: searchConfig },
-    );
-    progress.stop();
-    store.updateRun(searchId, { status: "complete", updatedAtMs: runtime.clock.nowMs() });
+    const search = await executeSearch(deps, {
+      config,
+      storeDir: config.store,
+      onProgress: (p) =>
+        progress.update(p.tasksDone, { task: p.taskId, leaves: p.leaves, successes: p.successes }),
+    }).finally(() => progress.stop());
     printSearchSummary(
       o,
-      { runId: searchId, status: "complete", results: search.tasks },
+      { runId: search.runId, status: search.status, results: search.results },
       { asResult: false },
     );
+    warnIfInterrupted(o, { status: search.status, kind: "search", id: search.runId }, config.store);
+    if (search.status === "interrupted") return;
 
     o.line(`\n2/3 export: balanced SFT file (TRL conversational, β 0.5, w_max 2) → ${flags.out}`);
-    const sft = exportSft(store, {
-      runId: searchId,
+    const sft = exportSft(deps.store, {
+      runId: search.runId,
       out: resolve(flags.out),
       format: "trl",
       observation: "axtree",
@@ -112,69 +83,26 @@ export async function runEnvsDemo(o: Output, flags: EnvsDemoFlags): Promise<void
     o.line(`${sft.records} step examples from ${sft.perTask.filter((t) => t.records > 0).length} tasks`);
 
     o.line(`\n3/3 eval: the base heuristic policy, ${config.episodes} rollouts per task at T=1`);
-    const evalId = runtime.ids.next("eval");
-    store.createRun({
-      id: evalId,
-      kind: "eval",
-      seed: config.seed,
-      config,
-      codeVersion: codeVersion(),
-      createdAtMs: runtime.clock.nowMs(),
-    });
-    for (const t of tasks) store.putTask(evalId, t);
-    const evaluation = await evaluatePolicy(
-      { env, policy, runtime, store },
-      { runId: evalId, tasks, rollouts: config.episodes, temperature: 1, seed: config.seed, ks: [1, 8] },
-    );
-    store.updateRun(evalId, {
-      status: "complete",
-      summary: { pass: evaluation.pass },
-      updatedAtMs: runtime.clock.nowMs(),
-    });
-
+    const evaluation = await executeEval(deps, { config, ks: [1, 8], entropy: { states: 0, samples: 0 } });
+    warnIfInterrupted(o, { status: evaluation.status, kind: "eval", id: evaluation.runId }, config.store);
     const comparison = discoveryAtMatchedSteps(
-      search.tasks.map((t) => ({
+      search.results.map((t) => ({
         taskId: t.stats.taskId,
         tier: t.stats.tier,
         successes: t.stats.successes,
         envSteps: t.counters.envSteps,
       })),
-      evaluation.perTask,
+      evaluation.report.perTask,
     );
     o.result({
-      searchRunId: searchId,
-      evalRunId: evalId,
-      search: search.tasks.map((t) => t.stats),
+      searchRunId: search.runId,
+      evalRunId: evaluation.runId,
+      search: search.results.map((t) => t.stats),
       sft: { out: sft.out, records: sft.records, perTask: sft.perTask },
-      eval: evaluation.pass,
+      eval: evaluation.report.pass,
       comparison,
     });
-    o.line(
-      "\nsearch discovery vs the base policy (matched environment steps: m = search steps / mean episode length)",
-    );
-    o.table(
-      [
-        "tier",
-        "tasks",
-        "search: ≥1 verified success",
-        "search env steps / task",
-        "base at matched steps",
-        "base pass@1",
-        "base pass@8",
-      ],
-      comparison.map((r) => [
-        r.tier,
-        r.tasks,
-        formatPercent(r.searchDiscovery),
-        r.searchStepsPerTask.toFixed(0),
-        `${formatPercent(r.baseAtMatchedSteps)}${r.extrapolated > 0 ? ` (${r.extrapolated} extrap.)` : ""}`,
-        formatPercent(r.basePass1),
-        formatPercent(r.basePass8),
-      ]),
-    );
-    o.line(`store: ${config.store} (search ${searchId}, eval ${evalId}); SFT: ${sft.out}`);
-  } finally {
-    for (const e of envs) await e.close();
-    store.close();
-  }
+    printDiscovery(o, comparison);
+    o.line(`store: ${config.store} (search ${search.runId}, eval ${evaluation.runId}); SFT: ${sft.out}`);
+  });
 }

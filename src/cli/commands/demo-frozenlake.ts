@@ -1,10 +1,6 @@
-import { runEpisodes } from "../../rollout/index.ts";
-import { codeVersion } from "../code-version.ts";
-import { resolveRunConfig } from "../config.ts";
-import { createCliRuntime, openCliStore } from "../context.ts";
-import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
+import { executeRun, resolveRunConfig } from "../../runner/index.ts";
+import { type CliContext, warnIfInterrupted, withRunner } from "../context.ts";
 import { formatPercent, type Output } from "../output.ts";
-import { createPolicyFromConfig } from "../policies.ts";
 
 const DYNAMICS: ReadonlyArray<[string, Record<string, unknown>]> = [
   ["slippery", {}],
@@ -13,15 +9,15 @@ const DYNAMICS: ReadonlyArray<[string, Record<string, unknown>]> = [
 
 /**
  * The FrozenLake demo: 4x4 and 8x8, slippery and not, with the random and oracle policies, every step
- * recorded in the store, then a summary table.
+ * recorded in the store, then a summary table. A signal stops it after the run in progress.
  */
 export async function runFrozenLakeDemo(
-  o: Output,
+  ctx: CliContext,
   flags: { store: string; episodes: string; seed: string },
 ): Promise<void> {
-  const store = openCliStore(flags.store);
+  const o = ctx.out();
   const rows: Array<Record<string, unknown>> = [];
-  try {
+  await withRunner(ctx, flags.store, flags.seed, async (deps) => {
     for (const [dynamics, envOptions] of DYNAMICS) {
       for (const policyName of ["random", "oracle"] as const) {
         const config = resolveRunConfig(
@@ -37,49 +33,28 @@ export async function runFrozenLakeDemo(
           },
           "demo",
         );
-        const runtime = createCliRuntime(config.seed);
-        const env = await createEnvironmentFromConfig(config, runtime);
-        try {
-          const tasks = selectTasks(env.suite, config.tasks);
-          const policy = await createPolicyFromConfig(config, runtime);
-          const runId = runtime.ids.next("run");
-          store.createRun({
-            id: runId,
-            kind: "run",
-            seed: config.seed,
-            config,
-            codeVersion: codeVersion(),
-            createdAtMs: runtime.clock.nowMs(),
+        const run = await executeRun(deps, { config, storeDir: flags.store });
+        for (const t of run.summary.perTask) {
+          const { episodes, successRate, meanSteps } = t;
+          rows.push({
+            runId: run.runId,
+            dynamics,
+            policy: policyName,
+            task: t.taskId,
+            episodes,
+            successRate,
+            meanSteps,
           });
-          for (const t of tasks) store.putTask(runId, t);
-          const { summary } = await runEpisodes(
-            { env, policy, runtime, store },
-            { runId, tasks, episodes: config.episodes, seed: config.seed, temperature: 1 },
-          );
-          store.updateRun(runId, {
-            status: "complete",
-            summary: { ...summary },
-            updatedAtMs: runtime.clock.nowMs(),
-          });
-          for (const t of summary.perTask) {
-            rows.push({
-              runId,
-              dynamics,
-              policy: policyName,
-              task: t.taskId,
-              episodes: t.episodes,
-              successRate: t.successRate,
-              meanSteps: t.meanSteps,
-            });
-          }
-        } finally {
-          await env.close();
         }
+        warnIfInterrupted(o, { status: run.status, kind: "run", id: run.runId }, flags.store);
+        if (run.status === "interrupted") return;
       }
     }
-  } finally {
-    store.close();
-  }
+  });
+  printDemo(o, rows, flags.store);
+}
+
+function printDemo(o: Output, rows: Array<Record<string, unknown>>, store: string): void {
   o.result({ demo: "frozenlake", rows });
   o.line(
     "Rehearsal demo — FrozenLake, horizon 20 (slippery: intended move 1/3, each perpendicular slip 1/3)",
@@ -96,5 +71,5 @@ export async function runFrozenLakeDemo(
       Number(r.meanSteps).toFixed(2),
     ]),
   );
-  o.line(`recorded in ${flags.store}; inspect with 'rehearsal runs list --store ${flags.store}'`);
+  o.line(`recorded in ${store}; inspect with 'rehearsal runs list --store ${store}'`);
 }

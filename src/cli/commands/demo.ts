@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { UserError } from "../../core/index.ts";
-import type { Output } from "../output.ts";
+import type { CliContext } from "../context.ts";
 import { runEnvsDemo } from "./demo-envs.ts";
 import { runFrozenLakeDemo } from "./demo-frozenlake.ts";
 
 /** `rehearsal demo [envs|frozenlake]`: the main job on the embedded defaults (no model, no network). */
-export function registerDemo(program: Command, out: () => Output): void {
+export function registerDemo(program: Command, ctx: CliContext): void {
   program
     .command("demo [which]")
     .description("the main job on embedded defaults: envs (web search → SFT → eval, default) or frozenlake")
@@ -29,10 +29,9 @@ export function registerDemo(program: Command, out: () => Output): void {
           seed: string;
         },
       ) => {
-        const o = out();
         const name = which ?? "envs";
-        if (name === "frozenlake") return runFrozenLakeDemo(o, flags);
-        if (name === "envs") return runEnvsDemo(o, flags);
+        if (name === "frozenlake") return runFrozenLakeDemo(ctx, flags);
+        if (name === "envs") return runEnvsDemo(ctx, flags);
         throw new UserError("demo.unknown", `unknown demo ${name}; choose envs or frozenlake`);
       },
     );

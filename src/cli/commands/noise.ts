@@ -1,5 +1,4 @@
 import { type Command, Option } from "commander";
-import { UserError } from "../../core/index.ts";
 import {
   generatorByName,
   generatorInfo,
@@ -9,33 +8,34 @@ import {
   parseScheduleOptions,
   writeScheduleFile,
 } from "../../noise/index.ts";
-import { readConfigFile, resolveRunConfig } from "../config.ts";
-import { createCliRuntime } from "../context.ts";
-import { createEnvironmentFromConfig, selectTasks } from "../environments.ts";
-import { evaluationScheduleFor } from "../noise-schedule.ts";
+import { createEnvironmentFromConfig, evaluationScheduleFor, selectTasks } from "../../runner/index.ts";
+import { type CliContext, createCliRuntime } from "../context.ts";
 import { intOption, listOption } from "../options.ts";
-import type { Output } from "../output.ts";
+import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
 
 interface ListFlags {
   tier?: NoiseTier;
   split: "train" | "heldout" | "all";
 }
 
-interface ScheduleFlags {
-  config?: string;
-  env?: string;
-  suite?: string;
-  tasksDir?: string;
-  tasks: string[] | "all";
+/** The whole-number flags of a schedule (ScheduleOptions), with their defaults. */
+const SCHEDULE_FLAGS: ReadonlyArray<[string, string, number | undefined]> = [
+  ["--span <n>", "expected episode length for every task (default: measured with the oracle)", undefined],
+  ["--horizon <n>", "episode step limit", 15],
+  ["--protected-steps <n>", "no event before this step", 0],
+  ["--buffer <n>", "steps left after the recovery cost", 1],
+];
+
+/** The shared config flags (no policy or store: a schedule is a file) and the schedule's own. */
+interface ScheduleFlags extends ConfigFlags {
   out: string;
-  seed?: string;
   span?: number;
   horizon: number;
   protectedSteps: number;
   buffer: number;
 }
 
-export function registerNoise(program: Command, out: () => Output): void {
+export function registerNoise(program: Command, ctx: CliContext): void {
   const noise = program.command("noise").description("perturbations (OSWorld-Noisy): catalog and schedules");
 
   noise
@@ -48,7 +48,7 @@ export function registerNoise(program: Command, out: () => Output): void {
         .default("all"),
     )
     .action((flags: ListFlags) => {
-      const o = out();
+      const o = ctx.out();
       const list = generatorsOf(flags.split).filter((g) => !flags.tier || g.tier === flags.tier);
       const totals = {
         generators: list.length,
@@ -74,65 +74,43 @@ export function registerNoise(program: Command, out: () => Output): void {
       );
     });
 
-  noise
-    .command("schedule")
-    .description(
-      "precompute the evaluation noise schedule: one held-out event per task, shared by every policy",
-    )
-    .requiredOption("--tasks <ids>", "comma-separated task ids, or all", listOption)
-    .requiredOption("--out <file>", "schedule file to write (JSON)")
-    .option("-c, --config <file>", "YAML or JSON config file")
-    .option("--env <name>", "environment (default: web)")
-    .option("--suite <name>", "task suite (web: builtin)")
-    .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages (web)")
-    .option("--seed <seed>", "root seed")
-    .option(
-      "--span <n>",
-      "expected episode length for every task (default: measured with the oracle)",
-      intOption,
-    )
-    .option("--horizon <n>", "episode step limit", intOption, 15)
-    .option("--protected-steps <n>", "no event before this step", intOption, 0)
-    .option("--buffer <n>", "steps left after the recovery cost", intOption, 1)
-    .action(async (flags: ScheduleFlags) => {
-      const o = out();
-      const options = parseScheduleOptions({
-        horizon: flags.horizon,
-        protectedSteps: flags.protectedSteps,
-        buffer: flags.buffer,
-        ...(flags.span === undefined ? {} : { span: flags.span }),
-      });
-      const fileOptions = flags.config ? readConfigFile(flags.config) : {};
-      const config = resolveRunConfig(
-        fileOptions,
-        {
-          env: flags.env ?? (fileOptions.env === undefined ? "web" : undefined),
-          suite: flags.suite,
-          tasksDir: flags.tasksDir,
-          tasks: flags.tasks,
-          seed: flags.seed,
-        },
-        flags.config ?? "options",
-      );
-      const runtime = createCliRuntime(config.seed);
-      const env = await createEnvironmentFromConfig(config, runtime);
-      try {
-        const tasks = selectTasks(env.suite, config.tasks);
-        if (tasks.length === 0) throw new UserError("noise.no_tasks", "no tasks selected; pass --tasks");
-        const file = await evaluationScheduleFor(env, tasks, config.seed, options);
-        writeScheduleFile(flags.out, file);
-        o.result(file);
-        o.table(
-          ["task", "span", "step", "generator", "tier", "cost"],
-          file.tasks.map((t) => {
-            const e = t.events[0];
-            const g = e ? generatorByName(e.generator) : undefined;
-            return [t.taskId, t.span, e?.step ?? "-", e?.generator ?? "-", g?.tier ?? "-", g?.cost ?? "-"];
-          }),
-        );
-        o.line(`wrote ${flags.out}: ${file.tasks.length} tasks, one held-out event each (seed ${file.seed})`);
-      } finally {
-        await env.close();
-      }
+  const schedule = addConfigOptions(
+    noise
+      .command("schedule")
+      .description(
+        "precompute the evaluation noise schedule: one held-out event per task, shared by every policy",
+      )
+      .requiredOption("--tasks <ids>", "comma-separated task ids, or all", listOption)
+      .requiredOption("--out <file>", "schedule file to write (JSON)"),
+    ["tasks", "policy", "store"],
+  );
+  for (const [flag, help, fallback] of SCHEDULE_FLAGS) schedule.option(flag, help, intOption, fallback);
+  schedule.action(async (flags: ScheduleFlags) => {
+    const o = ctx.out();
+    const options = parseScheduleOptions({
+      horizon: flags.horizon,
+      protectedSteps: flags.protectedSteps,
+      buffer: flags.buffer,
+      ...(flags.span === undefined ? {} : { span: flags.span }),
     });
+    const config = configFromFlags(flags, {}, { env: "web" });
+    const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed));
+    try {
+      const tasks = selectTasks(env.suite, config.tasks, config.tasksDir);
+      const file = await evaluationScheduleFor(env, tasks, config.seed, options);
+      writeScheduleFile(flags.out, file);
+      o.result(file);
+      o.table(
+        ["task", "span", "step", "generator", "tier", "cost"],
+        file.tasks.map((t) => {
+          const e = t.events[0];
+          const g = e ? generatorByName(e.generator) : undefined;
+          return [t.taskId, t.span, e?.step ?? "-", e?.generator ?? "-", g?.tier ?? "-", g?.cost ?? "-"];
+        }),
+      );
+      o.line(`wrote ${flags.out}: ${file.tasks.length} tasks, one held-out event each (seed ${file.seed})`);
+    } finally {
+      await env.close();
+    }
+  });
 }

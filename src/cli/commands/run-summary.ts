@@ -1,4 +1,4 @@
-import type { RunSummary } from "../../rollout/index.ts";
+import type { RunSummary, TaskSummary } from "../../rollout/index.ts";
 import { formatPercent, type Output } from "../output.ts";
 
 export function printRunSummary(
@@ -21,16 +21,19 @@ export function printRunSummary(
       ],
     ],
   );
-  if (s.perTask.length > 1) {
-    o.table(
-      ["task", "episodes", "successes", "success rate", "mean length"],
-      s.perTask.map((t) => [
-        t.taskId,
-        t.episodes,
-        t.successes,
-        formatPercent(t.successRate),
-        t.meanSteps.toFixed(2),
-      ]),
-    );
-  }
+  if (s.perTask.length > 1) printPerTask(o, s.perTask);
+}
+
+/** The per-task table of a run: episodes, successes, success rate, mean length. */
+export function printPerTask(o: Output, perTask: ReadonlyArray<TaskSummary>): void {
+  o.table(
+    ["task", "episodes", "successes", "success rate", "mean length"],
+    perTask.map((t) => [
+      t.taskId,
+      t.episodes,
+      t.successes,
+      formatPercent(t.successRate),
+      t.meanSteps.toFixed(2),
+    ]),
+  );
 }

@@ -1,25 +1,20 @@
 import type { Command } from "commander";
-import { readConfigFile, resolveRunConfig } from "../config.ts";
-import { createCliRuntime } from "../context.ts";
-import { createEnvironmentFromConfig } from "../environments.ts";
-import type { Output } from "../output.ts";
+import { createEnvironmentFromConfig } from "../../runner/index.ts";
+import { type CliContext, createCliRuntime } from "../context.ts";
+import { type ConfigFlags, configFromFlags } from "../run-options.ts";
 
-export function registerTasks(program: Command, out: () => Output): void {
+export function registerTasks(program: Command, ctx: CliContext): void {
   const tasks = program.command("tasks").description("task suites");
   tasks
     .command("list")
     .description("list the tasks of a suite")
-    .option("--env <name>", "environment: frozenlake | web")
+    .option("--env <name>", "environment: frozenlake | web | chess")
     .option("--suite <name>", "suite name (web: builtin)")
     .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages (web)")
     .option("-c, --config <file>", "config file")
-    .action(async (flags: { env?: string; suite?: string; tasksDir?: string; config?: string }) => {
-      const o = out();
-      const config = resolveRunConfig(flags.config ? readConfigFile(flags.config) : {}, {
-        env: flags.env ?? (flags.suite || flags.tasksDir ? "web" : undefined),
-        suite: flags.suite,
-        tasksDir: flags.tasksDir,
-      });
+    .action(async (flags: ConfigFlags) => {
+      const o = ctx.out();
+      const config = configFromFlags(flags, {}, flags.suite || flags.tasksDir ? { env: "web" } : {});
       const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed));
       try {
         const list = env.suite.list();

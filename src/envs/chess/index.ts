@@ -2,7 +2,6 @@ export * from "./chess-environment.ts";
 export * from "./config.ts";
 export * from "./csv.ts";
 export * from "./episode.ts";
-export * from "./mixed-engine-policy.ts";
 export * from "./opponent.ts";
 export * from "./puzzles.ts";
 export * from "./rules.ts";

@@ -3,6 +3,9 @@ import { UserError } from "../../core/errors.ts";
 import { DETERMINISTIC_DYNAMICS, GYMNASIUM_SLIPPERY_DYNAMICS, type SlipDynamics } from "./dynamics.ts";
 import { FrozenLakeSuiteOptionsSchema } from "./suite-options.ts";
 
+/** Gymnasium's `max_episode_steps` for `FrozenLake-v1`. */
+export const DEFAULT_HORIZON = 100;
+
 const Probability = z.number().min(0).max(1);
 const SUM_TOLERANCE = 1e-9;
 
@@ -22,8 +25,12 @@ export const FrozenLakeConfigSchema = z
     successRate: Probability.optional(),
     slipRatio: z.tuple([z.number().min(0).finite(), z.number().min(0).finite()]).optional(),
     perpendicular: z.object({ left: Probability, right: Probability }).strict().optional(),
-    /** Steps per episode before truncation (a task's `maxSteps` overrides it). */
-    horizon: z.number().int().positive().max(100_000).default(20),
+    /**
+     * Steps per episode before truncation: 100, Gymnasium's `FrozenLake-v1` limit (whichever map; its
+     * separate `FrozenLake8x8-v1` id uses 200). A task's `maxSteps` overrides it, and a `maxSteps` given
+     * to `reset` (a runner's `--max-steps`) overrides both.
+     */
+    horizon: z.number().int().positive().max(100_000).default(DEFAULT_HORIZON),
     /** Adds the `Position (row, col): (r, c)` line to the text observation. */
     showCoordinates: z.boolean().default(true),
     /** Which maps the built-in suite holds (ignored when a suite is passed to the factory). */

@@ -15,7 +15,14 @@ import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
 import { type FrozenLakeConfig, type FrozenLakeConfigInput, parseFrozenLakeConfig } from "./config.ts";
 import { holeFallProbabilities, isGoodMove, type SlipDynamics, sampleTransition } from "./dynamics.ts";
-import { type Episode, EpisodeStateSchema, episodeStatus, observeEpisode, saveEpisode } from "./episode.ts";
+import {
+  type Episode,
+  EpisodeStateSchema,
+  episodeStateProblem,
+  episodeStatus,
+  observeEpisode,
+  saveEpisode,
+} from "./episode.ts";
 import { type FrozenLakeMap, tileAt } from "./map.ts";
 import { goalDistances, shortestSafeMove } from "./path.ts";
 import { createFrozenLakeSuite, FROZENLAKE_FAMILY, mapOfTask } from "./suite.ts";
@@ -58,10 +65,10 @@ class FrozenLake implements FrozenLakeEnvironment {
     if (!parsed.success) {
       throw new UserError(
         "frozenlake.bad_reset",
-        `FrozenLake reset needs {taskId: string, seed: non-negative integer}; got ${JSON.stringify(options)}.`,
+        `FrozenLake reset needs {taskId: string, seed: non-negative integer, maxSteps?: positive integer}; got ${JSON.stringify(options)}.`,
       );
     }
-    this.episode = this.freshEpisode(parsed.data.taskId, parsed.data.seed);
+    this.episode = this.freshEpisode(parsed.data.taskId, parsed.data.seed, parsed.data.maxSteps);
     return this.observe(this.episode);
   }
 
@@ -169,12 +176,13 @@ class FrozenLake implements FrozenLakeEnvironment {
       "frozenlake.bad_snapshot",
       "FrozenLake",
     );
-    const ep = this.freshEpisode(snap.taskId, snap.seed);
     const s = snap.state;
-    if (s.mapDigest !== ep.map.digest || s.row >= ep.map.size || s.col >= ep.map.size) {
+    const ep = this.freshEpisode(snap.taskId, snap.seed, s.horizon);
+    const problem = episodeStateProblem(ep.map, s, ep.horizon);
+    if (problem !== undefined) {
       throw new UserError(
         "frozenlake.bad_snapshot",
-        `FrozenLake snapshot of task "${ep.task.id}" was taken on a different map; restore it where it was made.`,
+        `FrozenLake restore(): the snapshot of task "${ep.task.id}" is not a state an episode can reach: ${problem}. Restore only snapshots that snapshot() made on this task's map, unedited.`,
       );
     }
     ep.cell = { row: s.row, col: s.col };
@@ -204,7 +212,7 @@ class FrozenLake implements FrozenLakeEnvironment {
     this.episode = undefined;
   }
 
-  private freshEpisode(taskId: string, seed: number): Episode {
+  private freshEpisode(taskId: string, seed: number, maxSteps: number | undefined): Episode {
     const task = this.suite.get(taskId);
     let map = this.maps.get(taskId);
     if (!map) {
@@ -215,7 +223,8 @@ class FrozenLake implements FrozenLakeEnvironment {
       task,
       seed,
       map,
-      horizon: task.maxSteps ?? this.config.horizon,
+      horizon: maxSteps ?? task.maxSteps ?? this.config.horizon,
+      horizonOverride: maxSteps,
       cell: { ...map.start },
       steps: 0,
       terminated: false,

@@ -5,7 +5,7 @@ import { ActionErrorSchema } from "../../core/observation.ts";
 import { type Random, RandomStateSchema } from "../../core/random.ts";
 import type { Task } from "../../core/task.ts";
 import { DIRECTIONS } from "./dynamics.ts";
-import { type Cell, type FrozenLakeMap, tileAt } from "./map.ts";
+import { type Cell, type FrozenLakeMap, isTerminalTile, tileAt } from "./map.ts";
 import { type EpisodeStatus, renderObservationText } from "./render.ts";
 
 /** The four moves in Gymnasium order: every FrozenLake observation lists them as legal. */
@@ -19,7 +19,10 @@ export interface Episode {
   task: Task;
   seed: number;
   map: FrozenLakeMap;
+  /** The step limit in force: the reset's `maxSteps`, else the task's, else the config's horizon. */
   horizon: number;
+  /** The `maxSteps` the episode was reset with, when given (kept in snapshots). */
+  horizonOverride: number | undefined;
   cell: Cell;
   steps: number;
   terminated: boolean;
@@ -40,6 +43,8 @@ export const EpisodeStateSchema = z.object({
   truncated: z.boolean(),
   random: RandomStateSchema,
   lastError: ActionErrorSchema.optional(),
+  /** The reset's `maxSteps`, when one was given. */
+  horizon: z.number().int().positive().optional(),
 });
 export type EpisodeState = z.infer<typeof EpisodeStateSchema>;
 
@@ -53,7 +58,37 @@ export function saveEpisode(ep: Episode): EpisodeState {
     truncated: ep.truncated,
     random: ep.random.getState(),
     ...(ep.lastError ? { lastError: { ...ep.lastError } } : {}),
+    ...(ep.horizonOverride === undefined ? {} : { horizon: ep.horizonOverride }),
   };
+}
+
+/**
+ * What is wrong with a saved state on `map` under step limit `horizon`, or undefined when it is one a
+ * real episode can reach: on the map, terminated exactly on a hole or the goal, truncated exactly when
+ * the step limit was reached without terminating, and never past the limit.
+ */
+export function episodeStateProblem(
+  map: FrozenLakeMap,
+  s: EpisodeState,
+  horizon: number,
+): string | undefined {
+  if (s.mapDigest !== map.digest || s.row >= map.size || s.col >= map.size) {
+    return "it was taken on a different map";
+  }
+  const tile = tileAt(map, { row: s.row, col: s.col });
+  const at = `(${s.row}, ${s.col})`;
+  const terminal = isTerminalTile(tile);
+  if (terminal && !s.terminated)
+    return `the player is on ${tile === "H" ? "a hole" : "the goal"} at ${at} but the episode is not terminated`;
+  if (!terminal && s.terminated) return `the episode is terminated but the player is on frozen ice at ${at}`;
+  if (s.steps > horizon) return `it has ${s.steps} steps, past the step limit of ${horizon}`;
+  if (s.truncated && (s.terminated || s.steps < horizon)) {
+    return `it is truncated after ${s.steps} steps, but truncation happens only at the step limit of ${horizon} without terminating`;
+  }
+  if (!s.truncated && !s.terminated && s.steps === horizon) {
+    return `it reached the step limit of ${horizon} but is not truncated`;
+  }
+  return undefined;
 }
 
 export function episodeStatus(ep: Episode): EpisodeStatus {

@@ -3,6 +3,7 @@ import { chromium } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
 import { CHROMIUM_FLAGS, resolveChromiumPath } from "./config.ts";
 import { listDescendants } from "./process-tree.ts";
+import { withTimeout } from "./web-errors.ts";
 
 export interface BrowserPoolOptions {
   /** Chromium binary; default $REHEARSAL_CHROMIUM or /usr/bin/chromium. */
@@ -14,6 +15,7 @@ export interface BrowserPoolOptions {
 }
 
 let launchCounter = 0;
+const CLOSE_TIMEOUT_MS = 10_000;
 
 /**
  * One Chromium per worker process, many isolated contexts. The browser is launched on first use
@@ -90,6 +92,10 @@ export class BrowserPool {
         headless: this.options.headless ?? true,
         args: [...CHROMIUM_FLAGS, ...(this.options.extraArgs ?? []), `--rehearsal-pool=${tag}`],
         timeout: this.options.launchTimeoutMs ?? 60_000,
+        // The process's own shutdown path closes the pool (env.close()); Playwright must not race it.
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
       });
     } catch (error) {
       throw new EnvironmentError(
@@ -148,6 +154,31 @@ export class BrowserPool {
     return hit ? hit.pid : null;
   }
 
+  /**
+   * The live browser's processes (Linux): its main process and every descendant (zygotes, GPU,
+   * renderers). Only this pool's, whatever else runs a browser on the machine; empty when none runs.
+   */
+  processIds(): number[] {
+    const pid = this.browserPid();
+    if (pid === null) return [];
+    return [pid, ...listDescendants(pid).map((p) => p.pid)];
+  }
+
+  /**
+   * Kills the live browser at once (SIGKILL to its processes), for when closing it politely could
+   * hang (a page that blocks its main thread). The next use relaunches; open contexts are lost.
+   */
+  kill(): void {
+    const pids = this.processIds();
+    for (const pid of pids.reverse()) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+
   /** Closes the browser; idempotent. A closed pool cannot launch again. */
   async close(): Promise<void> {
     this.closed = true;
@@ -155,7 +186,14 @@ export class BrowserPool {
     const browser = this.current;
     this.current = null;
     if (pending) await pending.catch(() => undefined);
-    if (browser) await browser.close().catch(() => {});
+    if (browser) {
+      await withTimeout(browser.close(), CLOSE_TIMEOUT_MS, "closing the browser").catch(() => {
+        // A browser that does not close in time is killed, so that close() always returns.
+        this.current = browser;
+        this.kill();
+        this.current = null;
+      });
+    }
     for (const [key, pool] of BrowserPool.sharedPools) if (pool === this) BrowserPool.sharedPools.delete(key);
   }
 }

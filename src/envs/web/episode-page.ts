@@ -15,6 +15,8 @@ export interface EpisodePage {
   readonly dialogs: string[];
   /** Set when the page, context or browser died (not by close()). */
   dead: boolean;
+  /** Set when the page stopped answering (its main thread blocked); the context is then discarded. */
+  unresponsive: boolean;
   /** When set, the next native dialog is held open and handed here instead of accepted (noise). */
   holdDialog: ((dialog: Dialog) => void) | null;
   /** New pages the noise layer is about to open (others are closed as popups). */
@@ -32,6 +34,10 @@ export interface OpenEpisodeOptions {
 }
 
 const MAX_BLOCKED_URLS = 20;
+const CLOSE_TIMEOUT_MS = 10_000;
+
+/** Resource types whose failed load makes a task page invalid (a missing script breaks the task). */
+const REQUIRED_RESOURCES = new Set(["document", "script", "stylesheet"]);
 
 /**
  * Opens a fresh context + page for a task: fixed viewport, locale and timezone, frozen Date, every
@@ -58,13 +64,18 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     blocked: { count: 0, urls: [] },
     dialogs: [],
     dead: false,
+    unresponsive: false,
     holdDialog: null,
     allowPages: 0,
     async close() {
       if (closing) return;
       closing = true;
       context.browser()?.off("disconnected", markDead);
-      await withTimeout(context.close(), 10_000, "closing a browser context").catch(() => {});
+      // Closing a context also ends a renderer stuck in a script; should even that hang, the browser
+      // is killed (the pool relaunches it), so that close() always returns.
+      await withTimeout(context.close(), CLOSE_TIMEOUT_MS, "closing a browser context").catch(() =>
+        options.pool.kill(),
+      );
     },
   };
   function markDead(): void {
@@ -94,6 +105,20 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     await context.addInitScript({ content: PAGE_AGENT_SOURCE });
     const page = await context.newPage();
     (state as { page: Page }).page = page;
+    // What breaks the page while it loads and starts: uncaught script errors, missing files.
+    const loadProblems: string[] = [];
+    let loading = true;
+    page.on("pageerror", (e) => {
+      if (loading) loadProblems.push(`an uncaught script error (${scriptErrorText(e)})`);
+    });
+    page.on("response", (r) => {
+      if (loading && r.status() >= 400 && REQUIRED_RESOURCES.has(r.request().resourceType()))
+        loadProblems.push(`a missing file ${r.url().replace(origin, "")} (HTTP ${r.status()})`);
+    });
+    page.on("requestfailed", (r) => {
+      if (loading && r.url().startsWith(origin) && REQUIRED_RESOURCES.has(r.resourceType()))
+        loadProblems.push(`a file that failed to load ${r.url().replace(origin, "")}`);
+    });
     page.setDefaultTimeout(config.actionTimeoutMs);
     page.on("crash", markDead);
     page.on("close", markDead);
@@ -114,25 +139,34 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     });
     await page.goto(origin + options.entryPath, { waitUntil: "load", timeout: config.actionTimeoutMs });
     const started = await withTimeout(
-      page.evaluate(`(() => {
-        if (!window.core || typeof window.core.startEpisodeReal !== "function") return "no core.startEpisodeReal";
-        if (typeof Math.seedrandom === "function") Math.seedrandom(${JSON.stringify(options.seed)});
-        window.core.EPISODE_MAX_TIME = Infinity;
-        window.core.startEpisodeReal();
-        return window.WOB_TASK_READY === true ? "ready" : "ok";
-      })()`),
+      page.evaluate(START_EPISODE(options.seed)) as Promise<{ status: string; utterance: string }>,
       config.actionTimeoutMs,
       `starting the episode of ${options.entryPath}`,
     );
-    if (started !== "ok" && started !== "ready") {
-      throw new EnvironmentError(
-        WEB_ERROR_CODES.taskPageInvalid,
-        `task page ${options.entryPath} has ${started}; include /core/core.js and define genProblem() (PROTOCOL.md)`,
+    let utterance = started.utterance;
+    if (started.status === "ok") {
+      // Not ready at once: genProblem finishes asynchronously.
+      await page.waitForFunction("window.WOB_TASK_READY === true", undefined, {
+        timeout: config.actionTimeoutMs,
+      });
+      utterance = await withTimeout(
+        page.evaluate("window.__rh.instruction().utterance") as Promise<string>,
+        config.actionTimeoutMs,
+        `reading the instruction of ${options.entryPath}`,
       );
     }
-    await page.waitForFunction("window.WOB_TASK_READY === true", undefined, {
-      timeout: config.actionTimeoutMs,
-    });
+    if (started.status !== "ok" && started.status !== "ready") loadProblems.unshift(started.status);
+    else if (utterance === "")
+      loadProblems.push("an empty instruction after genProblem() (#query has no text)");
+    loading = false;
+    if (loadProblems.length > 0) {
+      throw new EnvironmentError(
+        WEB_ERROR_CODES.taskPageInvalid,
+        `task page ${options.entryPath} did not start a valid episode: it has ${loadProblems.join("; ")}. ` +
+          "Include /core/core.js, define genProblem() and fill #query with the instruction (PROTOCOL.md).",
+        { details: { entryPath: options.entryPath, problems: loadProblems } },
+      );
+    }
     return state;
   } catch (error) {
     const dead = state.dead || !context.browser()?.isConnected();
@@ -145,4 +179,25 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       { cause: error },
     );
   }
+}
+
+/**
+ * Starts the episode in the loaded page: `status` "ready" (with the instruction), "ok" (not ready
+ * yet), or what is missing.
+ */
+const START_EPISODE = (seed: number) => `(() => {
+  if (!window.core || typeof window.core.startEpisodeReal !== "function")
+    return { status: "no core.startEpisodeReal (core.js not loaded)", utterance: "" };
+  if (typeof window.genProblem !== "function") return { status: "no genProblem() function", utterance: "" };
+  if (typeof Math.seedrandom === "function") Math.seedrandom(${JSON.stringify(seed)});
+  window.core.EPISODE_MAX_TIME = Infinity;
+  window.core.startEpisodeReal();
+  if (window.WOB_TASK_READY !== true) return { status: "ok", utterance: "" };
+  return { status: "ready", utterance: window.__rh.instruction().utterance };
+})()`;
+
+/** The first line of an uncaught page error, with the script and line it came from when known. */
+function scriptErrorText(error: Error): string {
+  const at = /(?:https?:\/\/[^/\s]+)(\/[^\s):]+:\d+)/.exec(error.stack ?? "");
+  return `${error.message.split("\n")[0]}${at ? ` at ${at[1]}` : ""}`;
 }

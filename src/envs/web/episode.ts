@@ -9,7 +9,7 @@ import type { WebEnvironmentConfig } from "./config.ts";
 import type { EpisodePage } from "./episode-page.ts";
 import { agentCall, type PageView, SETTLED_VIEW_EXPRESSION, VIEW_EXPRESSION } from "./page-agent.ts";
 import type { EpisodePerturbations } from "./perturbations.ts";
-import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
+import { browserCrashed, pageUnresponsive, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
 /** Why an episode ended: the page finished, the agent said done/fail, or the step limit. */
 export type EndReason = "page" | "done" | "fail" | "truncated";
@@ -45,33 +45,47 @@ export function evalIn<T>(ep: Episode, expression: string, timeoutMs: number): P
   return withTimeout(ep.handle.page.evaluate(expression) as Promise<T>, timeoutMs, "a page evaluation");
 }
 
-/** Whether the page still answers (a closed page or disconnected browser does not). */
-export async function isAlive(ep: Episode): Promise<boolean> {
-  if (ep.handle.page.isClosed() || !ep.handle.context.browser()?.isConnected()) return false;
+/** Whether the page answers, is gone (closed, crashed, browser disconnected) or is stuck in a script. */
+async function probe(ep: Episode): Promise<"alive" | "gone" | "stuck"> {
+  if (ep.handle.dead || browserGone(ep)) return "gone";
   try {
-    await withTimeout(ep.handle.page.evaluate("1"), 2_000, "a liveness probe");
-    return true;
-  } catch {
-    return false;
+    await withTimeout(ep.handle.page.evaluate("1"), PROBE_MS, "a liveness probe");
+    return "alive";
+  } catch (error) {
+    const timedOut = error instanceof EnvironmentError && error.code === WEB_ERROR_CODES.timeout;
+    return timedOut && !ep.handle.dead && !browserGone(ep) ? "stuck" : "gone";
   }
 }
 
+const PROBE_MS = 2_000;
+
 /**
- * Runs a browser operation and types its failures: a dead browser or page becomes
- * `env.browser_crashed` (and `onCrash` runs once), anything else from Playwright `env.browser_error`.
+ * Runs a browser operation under a deadline and types its failures: a dead browser or page becomes
+ * `env.browser_crashed` (and `onCrash` runs once); a page that no longer answers (its main thread
+ * blocked, e.g. an endless loop in a click handler) becomes `env.page_unresponsive` and its context
+ * is discarded at once; anything else from Playwright `env.browser_error`.
  */
 export async function guardIn<T>(
   ep: Episode,
   operation: string,
   fn: () => Promise<T>,
   onCrash: () => void,
+  deadlineMs: number,
 ): Promise<T> {
   try {
-    return await fn();
+    return await withTimeout(fn(), deadlineMs, operation);
   } catch (error) {
     if (error instanceof UserError) throw error;
     if (error instanceof EnvironmentError && error.code !== WEB_ERROR_CODES.timeout) throw error;
-    if (ep.handle.dead || !(await isAlive(ep))) {
+    if (ep.handle.unresponsive) throw pageUnresponsive(operation, deadlineMs);
+    const state = await probe(ep);
+    if (state === "stuck") {
+      // The browser and page are there but the page does not answer: it is stuck in a script.
+      ep.handle.unresponsive = true;
+      await ep.handle.close();
+      throw pageUnresponsive(operation, deadlineMs);
+    }
+    if (state === "gone") {
       if (!ep.handle.dead) onCrash();
       ep.handle.dead = true;
       throw browserCrashed(operation, error);
@@ -83,6 +97,10 @@ export async function guardIn<T>(
       { cause: error },
     );
   }
+}
+
+function browserGone(ep: Episode): boolean {
+  return ep.handle.page.isClosed() || !ep.handle.context.browser()?.isConnected();
 }
 
 /**

@@ -59,6 +59,21 @@ export interface NoiseHost {
 /** Keys that switch tabs while a noise tab is open: Control+1…9, Control+Tab, Control+Shift+Tab, Control+W. */
 const TAB_KEY = /^(?:control|ctrl|meta|cmd)\+(?:(shift)\+)?(tab|w|[1-9])$/i;
 
+type EffectOf<K> = Extract<PerturbationEffectParsed, { kind: K }>;
+
+/** A native dialog about to open: nothing typed into it yet. */
+function newDialog(id: string, e: EffectOf<"native_dialog">): DialogState {
+  return { id, type: e.dialog, message: e.message, defaultValue: e.defaultValue ?? null, typed: null };
+}
+
+/** A noise tab about to open with its first characters typed; a background tab ends at once. */
+function newTab(id: string, e: EffectOf<"tab">): TabState {
+  const typed = Math.min(e.text.length, e.charsPerStep);
+  const returnAfter = e.focus ? (e.returnAfter ?? null) : null;
+  const common = { id, title: e.title, text: e.text, typed, charsPerStep: e.charsPerStep, returnAfter };
+  return { ...common, age: 0, focus: e.focus, endedBy: e.focus ? null : "background" };
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
 
@@ -126,26 +141,10 @@ export class EpisodePerturbations {
         return null;
       }
       case "native_dialog":
-        await this.openDialog({
-          id,
-          type: effect.dialog,
-          message: effect.message,
-          defaultValue: effect.defaultValue ?? null,
-          typed: null,
-        });
+        await this.openDialog(newDialog(id, effect));
         return null;
       case "tab":
-        await this.openTab({
-          id,
-          title: effect.title,
-          text: effect.text,
-          typed: Math.min(effect.text.length, effect.charsPerStep),
-          charsPerStep: effect.charsPerStep,
-          returnAfter: effect.focus ? (effect.returnAfter ?? null) : null,
-          age: 0,
-          focus: effect.focus,
-          endedBy: effect.focus ? null : "background",
-        });
+        await this.openTab(newTab(id, effect));
         if (effect.focus) this.active = this.tabs.length;
         return null;
       case "scroll_jump":
@@ -415,6 +414,8 @@ export class EpisodePerturbations {
 
   async closeAll(): Promise<void> {
     this.ep.handle.holdDialog = null;
-    if (this.dialog?.handle) await this.dialog.handle.dismiss().catch(() => {});
+    const handle = this.dialog?.handle;
+    if (handle)
+      await withTimeout(handle.dismiss(), this.host.timeoutMs, "dismissing a dialog").catch(() => {});
   }
 }

@@ -13,7 +13,6 @@ import {
   type Logger,
   type Observation,
   type Perturbable,
-  PerturbationEffectSchema,
   type PerturbationEvent,
   type PerturbationRefusal,
   type PerturbationStatus,
@@ -24,21 +23,20 @@ import {
   UserError,
   type VerifierResult,
 } from "../../core/index.ts";
-import { performAction } from "./actions.ts";
 import type { BrowserPool } from "./browser-pool.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
-import { type Episode, evalIn, guardIn, readView } from "./episode.ts";
+import type { Episode } from "./episode.ts";
+import { EpisodeIO } from "./episode-io.ts";
 import { openEpisodePage } from "./episode-page.ts";
-import { buildObservation } from "./observe.ts";
 import { translateOracleAction } from "./oracle.ts";
-import { agentCall, FINGERPRINT_EXPRESSION, type PageGlobals, type PageView } from "./page-agent.ts";
-import { EpisodePerturbations } from "./perturbations.ts";
+import { agentCall, type PageGlobals } from "./page-agent.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
 import { scoreGlobals } from "./score.ts";
 import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
 import type { WebSuite } from "./suite.ts";
 import type { TaskServer } from "./task-server.ts";
-import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
+import { browserCrashed, pageUnresponsive, WEB_ERROR_CODES } from "./web-errors.ts";
+import { WebPerturbable } from "./web-perturbable.ts";
 
 export interface WebEnvironmentMetrics {
   episodes: number;
@@ -62,6 +60,8 @@ export class WebEnvironment implements Environment, Perturbable {
   private episode: Episode | null = null;
   private closed = false;
   private readonly totals: WebEnvironmentMetrics = { episodes: 0, steps: 0, blockedRequests: 0, crashes: 0 };
+  private readonly io: EpisodeIO;
+  private readonly perturbable: WebPerturbable;
 
   constructor(args: {
     config: WebEnvironmentConfig;
@@ -77,6 +77,10 @@ export class WebEnvironment implements Environment, Perturbable {
     this.sharedPool = args.sharedPool;
     this.server = args.server;
     this.logger = args.logger;
+    this.io = new EpisodeIO(this.config, this.server.origin, () => {
+      this.totals.crashes += 1;
+    });
+    this.perturbable = new WebPerturbable(this.io, () => this.oracleAction());
   }
 
   /** The browser pool this environment opens its contexts in. */
@@ -95,7 +99,7 @@ export class WebEnvironment implements Environment, Perturbable {
    */
   async withPage<T>(fn: (page: Page) => Promise<T>): Promise<T> {
     const ep = this.live("withPage");
-    return this.guard(ep, "withPage", () => fn(ep.handle.page));
+    return this.io.guard(ep, "withPage", () => fn(ep.handle.page));
   }
 
   metrics(): WebEnvironmentMetrics {
@@ -106,8 +110,8 @@ export class WebEnvironment implements Environment, Perturbable {
   /** Whether the current task page supports exact snapshots (rehearsalSaveState/RestoreState). */
   async supportsSnapshot(): Promise<boolean> {
     const ep = this.live("supportsSnapshot");
-    return this.guard(ep, "supportsSnapshot", () =>
-      this.eval<boolean>(
+    return this.io.guard(ep, "supportsSnapshot", () =>
+      this.io.eval<boolean>(
         ep,
         `typeof window.rehearsalSaveState === "function" && typeof window.rehearsalRestoreState === "function"`,
       ),
@@ -116,7 +120,7 @@ export class WebEnvironment implements Environment, Perturbable {
 
   async reset(options: ResetOptions): Promise<Observation> {
     const ep = await this.open(options);
-    return this.observe(ep, undefined);
+    return this.io.observe(ep, undefined);
   }
 
   private async open(options: ResetOptions): Promise<Episode> {
@@ -170,39 +174,13 @@ export class WebEnvironment implements Environment, Perturbable {
         info: {},
       };
     }
-    let error: ActionError | null;
     const parsed = ActionSchema.safeParse(action);
-    if (!parsed.success) {
-      error = { code: "invalid_action", message: parsed.error.issues[0]?.message ?? "invalid action" };
-    } else {
-      const noise = ep.noise;
-      const intercepted = noise
-        ? await this.guard(ep, `${parsed.data.type} action`, () => noise.intercept(parsed.data))
-        : undefined;
-      if (intercepted !== undefined) {
-        error = intercepted;
-        if (noise && !noise.dialogOpen) ep.frozen = null;
-      } else {
-        const page = noise ? noise.activePage : ep.handle.page;
-        error = await this.guard(ep, `${parsed.data.type} action`, () =>
-          performAction(
-            {
-              page,
-              viewport: noise ? noise.currentViewport : this.config.viewport,
-              scrollAmountPx: this.config.scrollAmountPx,
-              evaluate: (expression) =>
-                page === ep.handle.page
-                  ? this.eval(ep, expression)
-                  : withTimeout(page.evaluate(expression), this.config.actionTimeoutMs, "a page evaluation"),
-            },
-            parsed.data,
-          ),
-        );
-      }
-    }
+    const error: ActionError | null = parsed.success
+      ? await this.perturbable.act(ep, parsed.data)
+      : { code: "invalid_action", message: parsed.error.issues[0]?.message ?? "invalid action" };
     ep.steps += 1;
     this.totals.steps += 1;
-    const view = await this.view(ep, true);
+    const view = await this.io.view(ep, true);
     if (view.globals.done) ep.ended = "page";
     else if (!error && (action.type === "done" || action.type === "fail")) ep.ended = action.type;
     const limit = ep.task.maxSteps;
@@ -213,7 +191,7 @@ export class WebEnvironment implements Environment, Perturbable {
     }
     const terminated = ep.ended !== null && !truncated;
     const score = scoreGlobals(view.globals, ep.task);
-    const observation = await this.observe(ep, error ?? undefined, view);
+    const observation = await this.io.observe(ep, error ?? undefined, view);
     return {
       observation,
       reward: terminated ? score.reward : 0,
@@ -236,7 +214,7 @@ export class WebEnvironment implements Environment, Perturbable {
     if (!ep) return { reward: 0, success: false, reason: "no episode: reset first", metrics: {} };
     const globals = ep.frozen
       ? ep.frozen.view.globals
-      : await this.guard(ep, "evaluate", () => this.eval<PageGlobals>(ep, agentCall("globals")));
+      : await this.io.guard(ep, "evaluate", () => this.io.eval<PageGlobals>(ep, agentCall("globals")));
     const score = scoreGlobals(globals, ep.task);
     score.metrics.steps = ep.steps;
     score.metrics.blockedRequests = ep.handle.blocked.count;
@@ -255,36 +233,20 @@ export class WebEnvironment implements Environment, Perturbable {
   async fingerprintParts(): Promise<Record<string, unknown>> {
     const ep = this.live("fingerprint");
     const noise = ep.noise;
-    if (!noise?.used) return this.pageFingerprint(ep);
+    if (!noise?.used) return this.io.pageFingerprint(ep);
     if (ep.frozen) return { ...ep.frozen.fingerprint, noise: noise.save(ep.frozen.layer) };
-    const parts = await this.pageFingerprint(ep);
-    const layer = await this.readLayer(ep, "fingerprint");
-    const tab = noise.onNoiseTab ? await this.guard(ep, "fingerprint", () => noise.tabView()) : null;
+    const parts = await this.io.pageFingerprint(ep);
+    const layer = await this.io.readLayer(ep, "fingerprint");
+    const tab = noise.onNoiseTab ? await this.io.guard(ep, "fingerprint", () => noise.tabView()) : null;
     return { ...parts, noise: noise.save(layer), ...(tab ? { tab } : {}) };
-  }
-
-  private async pageFingerprint(ep: Episode): Promise<Record<string, unknown>> {
-    const f = await this.guard(ep, "fingerprint", () =>
-      this.eval<{ href: string; axtree: string; focused: string; dom: string; globals: PageGlobals }>(
-        ep,
-        FINGERPRINT_EXPRESSION,
-      ),
-    );
-    const { reward: _timeScaled, ...globals } = f.globals;
-    return {
-      url: this.relativeUrl(f.href),
-      axtree: f.axtree,
-      focused: f.focused,
-      dom: f.dom,
-      globals,
-      ended: ep.ended !== null,
-    };
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {
     const ep = this.live("snapshot");
-    const saved = ep.frozen ? ep.frozen.saved : await this.guard(ep, "snapshot", () => this.savePage(ep));
-    const url = this.relativeUrl(saved.href);
+    const saved = ep.frozen
+      ? ep.frozen.saved
+      : await this.io.guard(ep, "snapshot", () => this.io.savePage(ep));
+    const url = this.io.relativeUrl(saved.href);
     if (!saved.supported || url !== this.suite.entryPath(ep.task.id)) {
       throw new EnvironmentError(
         WEB_ERROR_CODES.snapshotUnsupported,
@@ -301,7 +263,7 @@ export class WebEnvironment implements Environment, Perturbable {
       blocked: ep.handle.blocked.count,
     };
     if (ep.noise?.used) {
-      const layer = ep.frozen ? ep.frozen.layer : await this.readLayer(ep, "snapshot");
+      const layer = ep.frozen ? ep.frozen.layer : await this.io.readLayer(ep, "snapshot");
       state.noise = ep.noise.save(layer);
     }
     return {
@@ -321,35 +283,38 @@ export class WebEnvironment implements Environment, Perturbable {
     const ep = await this.open({ taskId: snap.taskId, seed: snap.seed });
     const s = parsed.data;
     const noiseState = s.noise;
-    const noise = noiseState ? this.perturbations(ep) : null;
-    await this.guard(ep, "restore", async () => {
-      await this.eval(
+    const noise = noiseState ? this.perturbable.of(ep) : null;
+    await this.io.guard(ep, "restore", async () => {
+      await this.io.eval(
         ep,
         `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); return true; })()`,
       );
       // The noise layer first: an in-flow host before <body> is part of the element paths restored next.
       if (noise && noiseState) await noise.restoreLayer(noiseState);
-      await this.eval(ep, `(() => { window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`);
+      await this.io.eval(
+        ep,
+        `(() => { window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`,
+      );
     });
-    let view = await this.view(ep, true);
+    let view = await this.io.view(ep, true);
     if (noise && noiseState) {
-      if (noiseState.dialog) await this.freeze(ep, view);
-      await this.guard(ep, "restore", () => noise.restoreRest(noiseState));
+      if (noiseState.dialog) await this.io.freeze(ep, view);
+      await this.io.guard(ep, "restore", () => noise.restoreRest(noiseState));
       if (ep.frozen) view = ep.frozen.view;
     }
     ep.steps = s.steps;
     ep.ended = s.ended;
     ep.handle.blocked.count = s.blocked;
-    return this.observe(ep, undefined, view);
+    return this.io.observe(ep, undefined, view);
   }
 
   async oracleAction(): Promise<Action | null> {
     const ep = this.live("oracleAction");
     if (ep.ended !== null || ep.frozen || ep.noise?.onNoiseTab) return null;
-    return this.guard(ep, "oracleAction", async () => {
-      const r = await this.eval<{ missing?: boolean; action?: unknown }>(ep, agentCall("oracle"));
+    return this.io.guard(ep, "oracleAction", async () => {
+      const r = await this.io.eval<{ missing?: boolean; action?: unknown }>(ep, agentCall("oracle"));
       if (r.missing || r.action === null || r.action === undefined) return null;
-      return translateOracleAction(r.action, (expression) => this.eval(ep, expression));
+      return translateOracleAction(r.action, (expression) => this.io.eval(ep, expression));
     });
   }
 
@@ -378,124 +343,32 @@ export class WebEnvironment implements Environment, Perturbable {
     if (this.sharedPool) await this.pool.release();
   }
 
-  // ---------------------------------------------------------------- perturbations (Perturbable)
+  // ---------------------------------------------------------------- Perturbable (web-perturbable.ts)
 
   /**
    * Applies a perturbation now (the noise layer calls this after the agent's action, so the next
    * observation shows it). Returns a refusal when it cannot apply here (nothing changed then).
    */
   async applyPerturbation(event: PerturbationEvent): Promise<PerturbationRefusal | null> {
-    const ep = this.live("applyPerturbation");
-    const parsed = PerturbationEffectSchema.safeParse(event.effect);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UserError(
-        "env.perturbation_invalid",
-        `perturbation ${event.id}: ${issue?.path.join(".") || "effect"}: ${issue?.message}`,
-      );
-    }
-    const effect = parsed.data;
-    const noise = this.perturbations(ep);
-    if (effect.kind === "native_dialog" && !ep.frozen) await this.freeze(ep, await this.view(ep, true));
-    const target =
-      effect.kind === "widget" && effect.widget.layout === "occluder" ? await this.targetElement(ep) : null;
-    const reason = await this.guard(ep, "applyPerturbation", () => noise.apply(event.id, effect, target));
-    if (reason !== null && effect.kind === "native_dialog") ep.frozen = null;
-    return reason === null ? null : { id: event.id, reason };
+    return this.perturbable.apply(this.live("applyPerturbation"), event);
   }
 
   async advancePerturbations(): Promise<boolean> {
-    const ep = this.live("advancePerturbations");
-    const noise = ep.noise;
-    return noise?.used ? this.guard(ep, "advancePerturbations", () => noise.advance()) : false;
+    return this.perturbable.advance(this.live("advancePerturbations"));
   }
 
   async perturbationStatus(): Promise<PerturbationStatus[]> {
-    const ep = this.live("perturbationStatus");
-    const noise = ep.noise;
-    if (!noise) return [];
-    const layer = ep.frozen ? ep.frozen.layerStatus : await this.readLayerStatus(ep, "perturbationStatus");
-    return noise.status(layer);
+    return this.perturbable.status(this.live("perturbationStatus"));
   }
 
   async observeNow(): Promise<Observation> {
     const ep = this.live("observeNow");
-    return this.observe(ep, undefined, await this.view(ep, true));
+    return this.io.observe(ep, undefined, await this.io.view(ep, true));
   }
 
   /** sha256 of everything the task's verifier can read (see page/agent.js `verifierState`). */
   async verifierDigest(): Promise<string> {
-    const ep = this.live("verifierDigest");
-    if (ep.frozen) return ep.frozen.verifier;
-    return this.guard(ep, "verifierDigest", () => this.readVerifierDigest(ep));
-  }
-
-  private async readVerifierDigest(ep: Episode): Promise<string> {
-    return sha256Hex(canonicalJson(await this.eval(ep, agentCall("verifierState"))));
-  }
-
-  private perturbations(ep: Episode): EpisodePerturbations {
-    if (!ep.noise) {
-      ep.noise = new EpisodePerturbations(ep, {
-        evalTask: (expression) => this.eval(ep, expression),
-        defaultViewport: this.config.viewport,
-        timeoutMs: this.config.actionTimeoutMs,
-      });
-    }
-    return ep.noise;
-  }
-
-  /** Reads what a native dialog will block: view, fingerprint, snapshot data, noise layer, verifier digest. */
-  private async freeze(ep: Episode, view: PageView): Promise<void> {
-    const fingerprint = await this.pageFingerprint(ep);
-    const saved = await this.guard(ep, "freeze", () => this.savePage(ep));
-    const layer = await this.readLayer(ep, "freeze");
-    const layerStatus = await this.readLayerStatus(ep, "freeze");
-    const verifier = await this.guard(ep, "freeze", () => this.readVerifierDigest(ep));
-    const screenshot = this.config.observation.screenshot
-      ? await this.guard(ep, "freeze", () =>
-          ep.handle.page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
-        )
-      : null;
-    ep.frozen = { view, fingerprint, saved, layer, layerStatus, verifier, screenshot };
-  }
-
-  /** The page noise layer's state (`window.__rhNoise.save()`), null when no widget was ever added. */
-  private readLayer(ep: Episode, operation: string): Promise<unknown> {
-    if (!ep.noise?.layerInUse) return Promise.resolve(null);
-    return this.guard(ep, operation, () => this.eval(ep, "window.__rhNoise.save()"));
-  }
-
-  private readLayerStatus(ep: Episode, operation: string): Promise<PerturbationStatus[]> {
-    if (!ep.noise?.layerInUse) return Promise.resolve([]);
-    return this.guard(ep, operation, () => this.eval<PerturbationStatus[]>(ep, "window.__rhNoise.status()"));
-  }
-
-  private savePage(
-    ep: Episode,
-  ): Promise<{ supported: boolean; href: string; page?: unknown; extra?: unknown }> {
-    return this.eval(
-      ep,
-      `(() => {
-        if (typeof window.rehearsalSaveState !== "function" || typeof window.rehearsalRestoreState !== "function")
-          return { supported: false, href: location.href };
-        return { supported: true, href: location.href, page: window.rehearsalSaveState(), extra: window.__rh.saveExtra() };
-      })()`,
-    );
-  }
-
-  /**
-   * The element a targeted perturbation aims at: the one the task's oracle would act on next, else the
-   * focused element, else the first visible interactive one.
-   */
-  private async targetElement(ep: Episode): Promise<string | null> {
-    const oracle = await this.oracleAction().catch(() => null);
-    const fromOracle =
-      oracle && "elementId" in oracle && typeof oracle.elementId === "string" ? oracle.elementId : undefined;
-    if (fromOracle !== undefined) return fromOracle;
-    const view = await this.view(ep);
-    const m = /^\s*\[(\d+)\]/m.exec(view.focused || view.axtree);
-    return m?.[1] ?? null;
+    return this.perturbable.verifierDigest(this.live("verifierDigest"));
   }
 
   // ---------------------------------------------------------------- internals
@@ -509,6 +382,7 @@ export class WebEnvironment implements Environment, Perturbable {
         WEB_ERROR_CODES.notReset,
         `${operation} before reset(): reset an episode first`,
       );
+    if (ep.handle.unresponsive) throw pageUnresponsive(operation, this.io.deadlineMs);
     if (ep.handle.dead) throw browserCrashed(operation);
     return ep;
   }
@@ -520,65 +394,5 @@ export class WebEnvironment implements Environment, Perturbable {
     await ep.noise?.closeAll();
     this.totals.blockedRequests += ep.handle.blocked.count;
     await ep.handle.close();
-  }
-
-  private relativeUrl(href: string): string {
-    return href.startsWith(this.server.origin) ? href.slice(this.server.origin.length) || "/" : href;
-  }
-
-  private eval<T>(ep: Episode, expression: string): Promise<T> {
-    return evalIn<T>(ep, expression, this.config.actionTimeoutMs);
-  }
-
-  /** Runs a browser operation; a dead browser or page becomes `env.browser_crashed`. */
-  private guard<T>(ep: Episode, operation: string, fn: () => Promise<T>): Promise<T> {
-    return guardIn(ep, operation, fn, () => {
-      this.totals.crashes += 1;
-    });
-  }
-
-  private async view(ep: Episode, settle = false): Promise<PageView> {
-    if (ep.frozen) return ep.frozen.view;
-    const view = await this.guard(ep, "observing", () => readView(ep, this.config, settle));
-    const noise = ep.noise;
-    if (!noise?.onNoiseTab) return view;
-    // A noise tab has the focus: the agent sees that tab; the task's globals still come from its page.
-    const tab = await this.guard(ep, "observing", () => noise.tabView());
-    return { ...view, axtree: tab.axtree, focused: tab.focused, title: tab.title, href: tab.href };
-  }
-
-  private async observe(ep: Episode, error: ActionError | undefined, known?: PageView): Promise<Observation> {
-    const view = known ?? (await this.view(ep));
-    const noise = ep.noise;
-    const page = noise ? noise.activePage : ep.handle.page;
-    // A page blocked by a native dialog cannot be captured; its pixels are those before the dialog.
-    const screenshot = !this.config.observation.screenshot
-      ? undefined
-      : ep.frozen
-        ? (ep.frozen.screenshot ?? undefined)
-        : await this.guard(ep, "screenshot", () =>
-            page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
-          );
-    const observation = buildObservation({
-      view,
-      url: this.relativeUrl(view.href),
-      screenshot,
-      config: this.config,
-      step: ep.steps,
-      blockedRequests: ep.handle.blocked.count,
-      dialogs: ep.handle.dialogs,
-      error,
-    });
-    if (noise?.used) {
-      const extra = noise.describe();
-      Object.assign(observation.data as Record<string, unknown>, extra.data);
-      if (observation.screenshot) {
-        observation.screenshot.width = noise.currentViewport.width;
-        observation.screenshot.height = noise.currentViewport.height;
-      }
-      if (extra.lines.length > 0) observation.text = `${observation.text}\n${extra.lines.join("\n")}`;
-    }
-    ep.last = observation;
-    return observation;
   }
 }

@@ -11,7 +11,12 @@ export const WEB_ERROR_CODES = {
   notReset: "env.not_reset",
   closed: "env.closed",
   oracleInvalid: "env.oracle_invalid",
+  pageUnresponsive: "env.page_unresponsive",
+  rewardOutOfRange: "env.reward_out_of_range",
 } as const;
+
+/** Raw rewards a task page may report (MiniWoB: 1 success, (0, 1) partial, down to -1 failure). */
+export const RAW_REWARD_RANGE = { min: -1, max: 1 } as const;
 
 export function browserCrashed(operation: string, cause?: unknown): EnvironmentError {
   const detail = cause instanceof Error ? `: ${cause.message.split("\n")[0]}` : "";
@@ -20,6 +25,27 @@ export function browserCrashed(operation: string, cause?: unknown): EnvironmentE
     `the browser or page died during ${operation}${detail}. The episode is lost (not a reward); ` +
       "reset starts a new one in a relaunched browser.",
     { cause },
+  );
+}
+
+/** The page's main thread stopped answering (a handler that never returns); its context was discarded. */
+export function pageUnresponsive(operation: string, ms: number): EnvironmentError {
+  return new EnvironmentError(
+    WEB_ERROR_CODES.pageUnresponsive,
+    `the task page stopped answering during ${operation} (no reply within ${ms} ms: a script blocks its ` +
+      "main thread, e.g. an endless loop in an event handler). The episode is lost (not a reward) and its " +
+      "browser context was discarded; fix the task page, or raise actionTimeoutMs if it is only slow.",
+    { details: { operation, deadlineMs: ms } },
+  );
+}
+
+/** A finished page reported a raw reward outside RAW_REWARD_RANGE: never recorded as a reward. */
+export function rewardOutOfRange(taskId: string, raw: number): EnvironmentError {
+  return new EnvironmentError(
+    WEB_ERROR_CODES.rewardOutOfRange,
+    `task page ${taskId} reported reward ${raw}, outside [${RAW_REWARD_RANGE.min}, ${RAW_REWARD_RANGE.max}] ` +
+      "(PROTOCOL.md: 1 is success, values below are partial or failure); fix the page's core.endEpisode call.",
+    { details: { taskId, rawReward: raw } },
   );
 }
 

@@ -1,12 +1,11 @@
 import type { Random } from "../../core/random.ts";
 import type { ChatMessage } from "../../llm/messages.ts";
-import type { Continuation, ExperienceBuffer } from "../experience-buffer.ts";
-import type { KnowledgeDraft, KnowledgeEntry } from "../knowledge-entry.ts";
+import type { ExperienceBuffer } from "../experience-buffer.ts";
+import type { KnowledgeDraft } from "../knowledge-entry.ts";
 import type { KnowledgeTable } from "../knowledge-table.ts";
-import { bootstrapMessages, understandMessages } from "../llm-prompts.ts";
+import { bootstrapMessages, type DescribeState, understandMessages } from "../llm-prompts.ts";
 import type { PlayedEpisode } from "../play-episode.ts";
-import { describeStateKey } from "../statistical-writer.ts";
-import type { KnowledgeWriter } from "../writer.ts";
+import { freshContinuations, type KnowledgeWriter } from "../writer.ts";
 
 /** One knowledge write of a bootstrapping sweep, with the context it was computed from. */
 export interface CapturedUpdate {
@@ -24,6 +23,8 @@ export interface SweepContext {
   buffer: ExperienceBuffer;
   writer: KnowledgeWriter;
   budget: { n: number; hMc: number; hTd: number };
+  /** How the captured prompts name a state (default: the key). */
+  describeState?: DescribeState;
 }
 
 /** The distinct states of `episodes`, in order of first appearance. */
@@ -41,16 +42,6 @@ export function sampleStates(states: ReadonlyArray<string>, fraction: number, ra
   if (fraction >= 1) return new Set(states);
   const k = states.length === 0 ? 0 : Math.max(1, Math.round(fraction * states.length));
   return new Set(random.shuffle(states).slice(0, k));
-}
-
-/** The continuations a writer aggregates: not yet in the prior's provenance under `tag`, non-empty. */
-function freshFor(
-  prior: KnowledgeEntry | undefined,
-  all: ReadonlyArray<Continuation>,
-  tag: string,
-): Continuation[] {
-  const seen = new Set(prior?.provenance.continuationIds ?? []);
-  return all.filter((c) => !seen.has(`${tag}:${c.id}`) && c.transitions.length > 0);
 }
 
 async function commit(
@@ -77,6 +68,7 @@ export async function bootstrapEpisode(
   sample: ReadonlySet<string>,
 ): Promise<CapturedUpdate[]> {
   const { table, buffer, writer, budget } = context;
+  const describe = context.describeState ?? ((key: string) => key);
   const out: CapturedUpdate[] = [];
   for (let t = episode.steps.length - 1; t >= 0; t--) {
     const key = episode.steps[t]?.state;
@@ -84,7 +76,7 @@ export async function bootstrapEpisode(
 
     const mcPrior = table.read(key);
     const mc = buffer.continuations(key, { n: budget.n, h: budget.hMc, scope: "all" });
-    const mcPrompt = understandMessages(key, mcPrior, freshFor(mcPrior, mc, "mc"), describeStateKey);
+    const mcPrompt = understandMessages(key, mcPrior, freshContinuations(mcPrior, mc, "mc"), describe);
     const mcDraft = await writer.understand({ key, epoch, prior: mcPrior, continuations: mc });
     if (mcDraft && (await commit(context, key, epoch, mcPrior?.version ?? 0, mcDraft))) {
       out.push({
@@ -103,9 +95,9 @@ export async function bootstrapEpisode(
     const tdPrompt = bootstrapMessages(
       key,
       tdPrior,
-      freshFor(tdPrior, td, "td"),
+      freshContinuations(tdPrior, td, "td"),
       successor,
-      describeStateKey,
+      describe,
     );
     const tdDraft = await writer.bootstrap({ key, epoch, prior: tdPrior, continuations: td, successor });
     if (tdDraft && (await commit(context, key, epoch, tdPrior?.version ?? 0, tdDraft))) {

@@ -1,4 +1,5 @@
 import type { Policy } from "../../core/policy.ts";
+import { noActionCandidate } from "../../policies/no-action.ts";
 import { actionLabel } from "../action-label.ts";
 import { actionValuesOf } from "../knowledge-fields.ts";
 import { softmaxIndex } from "../knowledge-policy.ts";
@@ -30,11 +31,7 @@ export function createSdPolicy(table: KnowledgeTable, temperature: number, optim
       const scores = legal.map((action) => values[actionLabel(action)] ?? optimisticPrior);
       const candidates = Array.from({ length: propose.n }, () => {
         if (legal.length === 0)
-          return {
-            action: null,
-            raw: "",
-            parseError: { code: "no_actions", message: "the observation lists no legal actions" },
-          };
+          return noActionCandidate("no_actions", "the observation lists no legal actions");
         const index = softmaxIndex(scores, temperature, propose.random);
         const action = legal[index] ?? null;
         return { action, raw: action ? actionLabel(action) : "" };

@@ -1,5 +1,5 @@
 import type { Action, Candidate, Policy, PolicyContext, Random } from "../../core/index.ts";
-import { parseAxtree } from "./axtree.ts";
+import { parseAxtree } from "../../envs/web/accessibility-text.ts";
 import { parseInstruction } from "./instruction.ts";
 import { recoveryAction } from "./recovery.ts";
 import { type Scored, scoreActions } from "./score.ts";

@@ -1,5 +1,5 @@
 import type { Action, Observation, PolicyContext } from "../../core/index.ts";
-import { parseAxtree } from "./axtree.ts";
+import { parseAxLine } from "../../envs/web/accessibility-text.ts";
 import { type ParsedInstruction, parseInstruction } from "./instruction.ts";
 
 /**
@@ -9,32 +9,12 @@ import { type ParsedInstruction, parseInstruction } from "./instruction.ts";
  * when the widget says so, drag a movable one away, wait for one that is in progress. Deterministic.
  */
 
-/** Button labels that end an interruption, best first: close-type, then acknowledge, then step on. */
-const DISMISS_RANKS: ReadonlyArray<ReadonlySet<string>> = [
-  new Set([
-    "dismiss",
-    "close",
-    "close chat",
-    "close tip",
-    "close download bar",
-    "clear all",
-    "no thanks",
-    "not now",
-    "later",
-    "skip",
-    "skip ad",
-    "reject all",
-    "block",
-    "minimize",
-  ]),
-  new Set(["ok", "got it", "accept", "accept all", "allow", "stay signed in", "snooze", "done"]),
-  new Set(["next", "continue"]),
-];
 /**
  * Labels that only interruptions use (never a page's own controls in practice): when an interruption
  * is already there in the first view of the page, these identify it without a "before" to compare.
+ * Close-type ones and acknowledging ones.
  */
-const UNMISTAKABLE = new Set([
+const UNMISTAKABLE_CLOSE = [
   "dismiss",
   "close chat",
   "close tip",
@@ -44,11 +24,16 @@ const UNMISTAKABLE = new Set([
   "not now",
   "skip ad",
   "reject all",
-  "accept all",
-  "stay signed in",
-  "got it",
   "minimize",
-]);
+];
+const UNMISTAKABLE_ACK = ["accept all", "stay signed in", "got it"];
+const UNMISTAKABLE: ReadonlySet<string> = new Set([...UNMISTAKABLE_CLOSE, ...UNMISTAKABLE_ACK]);
+/** Button labels that end an interruption, best first: close-type, then acknowledge, then step on. */
+const DISMISS_RANKS: ReadonlyArray<ReadonlySet<string>> = [
+  new Set([...UNMISTAKABLE_CLOSE, "close", "later", "skip", "block"]),
+  new Set([...UNMISTAKABLE_ACK, "ok", "accept", "allow", "snooze", "done"]),
+  new Set(["next", "continue"]),
+];
 const MOVE_HANDLE = /^move\s/i;
 const ESC_HINT = /\besc\b/i;
 /** Text of something in progress that goes away by itself ("Saving…", "You are offline. Reconnecting…"). */
@@ -75,14 +60,13 @@ function linesOf(observation: Observation): Line[] {
   if (cached) return cached;
   const out: Line[] = [];
   for (const raw of (observation.axtree ?? observation.text).split("\n")) {
-    const page = parseAxtree(raw);
-    const el = page.elements[0];
-    const text = page.texts[0];
-    if (el) {
+    const line = parseAxLine(raw);
+    if (line?.kind === "element") {
+      const el = line.element;
       const key = `${el.role}|${el.name.trim().toLowerCase()}`;
       out.push({ key, name: el.name, role: el.role, id: el.id, disabled: el.disabled });
-    } else if (text !== undefined) {
-      out.push({ key: `text|${text}`, name: text, role: "text", id: "", disabled: false });
+    } else if (line?.kind === "text") {
+      out.push({ key: `text|${line.text}`, name: line.text, role: "text", id: "", disabled: false });
     }
   }
   linesCache.set(observation, out);

@@ -1,5 +1,5 @@
 import type { Action } from "../../core/index.ts";
-import type { AxElement, AxPage } from "./axtree.ts";
+import type { AxElement, AxPage } from "../../envs/web/accessibility-text.ts";
 import { type ParsedInstruction, tokens } from "./instruction.ts";
 
 export interface Scored {

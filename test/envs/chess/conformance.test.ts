@@ -1,6 +1,6 @@
 import type { Action, Observation } from "../../../src/core/index.ts";
 import { createChessEnvironment } from "../../../src/envs/chess/index.ts";
-import { describeEnvironmentConformance } from "../../conformance/environment-conformance.ts";
+import { describeEnvironmentConformance } from "../../../src/testing/index.ts";
 
 /** Cycles through the listed legal moves so that episodes leave the solution line. */
 function chooseAction(observation: Observation, index: number): Action {

@@ -1,12 +1,8 @@
 import { Chess } from "chess.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRandom, type PolicyContext, UserError } from "../../../src/core/index.ts";
-import {
-  createChessEnvironment,
-  createMixedEnginePolicy,
-  SKL_EXPERT_RATES,
-  StockfishPool,
-} from "../../../src/envs/chess/index.ts";
+import { createChessEnvironment, StockfishPool } from "../../../src/envs/chess/index.ts";
+import { createMixedEnginePolicy, SKL_EXPERT_RATES } from "../../../src/policies/chess-simulation-policy.ts";
 
 describe("mixed engine simulation policy", () => {
   const pool = new StockfishPool({ depth: 4 });

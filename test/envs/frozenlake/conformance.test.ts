@@ -1,6 +1,6 @@
 import type { Action, GridDirection } from "../../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../../src/envs/frozenlake/index.ts";
-import { describeEnvironmentConformance } from "../../conformance/environment-conformance.ts";
+import { describeEnvironmentConformance } from "../../../src/testing/index.ts";
 
 const PATTERN: GridDirection[] = ["right", "down", "right", "down", "left", "up"];
 

@@ -35,7 +35,7 @@ describe("frozenlake config", () => {
     expect(ratio.left).toBe(0);
     const skew = parseFrozenLakeConfig({ successRate: 0.5, slipRatio: [1, 3] }).dynamics;
     expect(skew).toEqual({ intended: 0.5, left: 0.125, right: 0.375 });
-    expect(parseFrozenLakeConfig().horizon).toBe(20);
+    expect(parseFrozenLakeConfig().horizon).toBe(100); // Gymnasium's FrozenLake-v1 limit
   });
 
   it("bad configs are user errors", async () => {

@@ -1,6 +1,6 @@
 import type { Action, Observation } from "../../../src/core/index.ts";
 import { createWebEnvironment } from "../../../src/envs/web/index.ts";
-import { describeEnvironmentConformance } from "../../conformance/environment-conformance.ts";
+import { describeEnvironmentConformance } from "../../../src/testing/index.ts";
 
 const SCRIPT: Action[] = [
   { type: "click", x: 60, y: 20 },

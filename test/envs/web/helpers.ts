@@ -1,11 +1,14 @@
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Observation } from "../../../src/core/index.ts";
-import { listDescendants } from "../../../src/envs/web/index.ts";
+import type { BrowserPool } from "../../../src/envs/web/index.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_PAGES = join(here, "..", "..", "fixtures", "web", "pages");
 export const FIXTURE_BAD_MANIFEST = join(here, "..", "..", "fixtures", "web", "bad-manifest");
+/** MiniWoB-layout pages that misbehave: handlers that never return, reward 5, no genProblem, ... */
+export const FIXTURE_FAULTS = join(here, "..", "..", "fixtures", "web", "faults");
 
 /** Element ids in an axtree whose line matches `pattern` (e.g. /button "Submit"/). */
 export function idsWhere(observation: Observation, pattern: RegExp): string[] {
@@ -23,10 +26,25 @@ export function idWhere(observation: Observation, pattern: RegExp): string {
   return id;
 }
 
-/** Chromium processes below this test process. */
-export function chromiumProcesses(): number {
-  return listDescendants(process.pid).filter((p) => /chrom/i.test(p.comm) || /chromium/.test(p.cmdline))
-    .length;
+/**
+ * The processes of this pool's own browser (its main process and every descendant): what the pool
+ * launched, never other browsers on the machine or of other tests.
+ */
+export function poolProcesses(pool: BrowserPool): number[] {
+  return pool.processIds();
+}
+
+/** How many of `pids` are still running (zombies count as gone). */
+export function stillRunning(pids: ReadonlyArray<number>): number {
+  return pids.filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      return state !== "Z" && state !== "X";
+    } catch {
+      return false;
+    }
+  }).length;
 }
 
 export async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<boolean> {

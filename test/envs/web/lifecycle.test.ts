@@ -1,19 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { EnvironmentError, isRehearsalError } from "../../../src/core/index.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
-import { chromiumProcesses, eventually, idWhere } from "./helpers.ts";
+import { eventually, idWhere, poolProcesses, stillRunning } from "./helpers.ts";
 
 const NO_SCREENSHOT = { observation: { screenshot: false } } as const;
 
 describe("web environment lifecycle", () => {
-  it("200 reset/close cycles leave no extra contexts, pages or Chromium processes", async () => {
+  it("200 reset/close cycles leave no extra contexts, pages or Chromium processes (the pool's own)", async () => {
     const pool = new BrowserPool();
+    let pids: number[] = [];
     let env: WebEnvironment = await createWebEnvironment(NO_SCREENSHOT, { pool });
     try {
       // Warm up, then take the baseline with one live episode.
       for (let i = 0; i < 3; i++) await env.reset({ taskId: "click-button", seed: i });
       await eventually(() => false, 500);
-      const baseline = chromiumProcesses();
+      const baseline = poolProcesses(pool).length;
+      expect(baseline).toBeGreaterThan(1);
       expect(pool.contextCount()).toBe(1);
       expect(pool.pageCount()).toBe(1);
       for (let i = 0; i < 200; i++) {
@@ -29,16 +31,18 @@ describe("web environment lifecycle", () => {
       }
       expect(pool.launches).toBe(1);
       // Renderer processes of closed contexts exit shortly after; allow Chromium its one spare.
-      const settled = await eventually(() => chromiumProcesses() <= baseline + 1, 15_000);
-      expect(settled, `chromium processes ${chromiumProcesses()} vs baseline ${baseline}`).toBe(true);
+      const settled = await eventually(() => poolProcesses(pool).length <= baseline + 1, 15_000);
+      expect(settled, `pool processes ${poolProcesses(pool).length} vs baseline ${baseline}`).toBe(true);
       await env.close();
       await env.close();
       expect(pool.contextCount()).toBe(0);
     } finally {
       await env.close();
+      pids = poolProcesses(pool);
       await pool.close();
     }
-    expect(await eventually(() => chromiumProcesses() === 0, 15_000)).toBe(true);
+    expect(pids.length).toBeGreaterThan(0);
+    expect(await eventually(() => stillRunning(pids) === 0, 15_000)).toBe(true);
   }, 240_000);
 
   it("a shared pool closes its browser when the last environment closes", async () => {
@@ -50,8 +54,10 @@ describe("web environment lifecycle", () => {
     expect(a.browserPool.contextCount()).toBe(2);
     await a.close();
     expect(b.browserPool.contextCount()).toBe(1);
+    const pids = poolProcesses(b.browserPool);
+    expect(pids.length).toBeGreaterThan(0);
     await b.close();
-    expect(await eventually(() => chromiumProcesses() === 0, 15_000)).toBe(true);
+    expect(await eventually(() => stillRunning(pids) === 0, 15_000)).toBe(true);
   });
 
   it("a browser killed mid-episode gives env.browser_crashed; the pool relaunches and the next episode works", async () => {

@@ -1,0 +1,268 @@
+import {
+  Bash,
+  BashTransformPipeline,
+  type CustomCommand,
+  defineCommand,
+  type FsStat,
+  InMemoryFs,
+  type TransformPlugin,
+} from "just-bash";
+import type { Random } from "../../core/random.ts";
+import type { TerminalLimits } from "./config.ts";
+
+/**
+ * The sandboxed shell: just-bash on an in-memory file system. Nothing reaches the real disk (the only
+ * file system is `InMemoryFs`), the network (no `network` option, so `curl`/`wget` do not exist) or
+ * real processes (every command is TypeScript). Determinism: file times read as the fixed clock, `date`
+ * prints the fixed clock, `sleep` returns at once, and `$RANDOM` reads from the episode's seeded stream.
+ */
+
+/** The fixed clock of every terminal episode: 2024-01-01T00:00:00Z. */
+export const FIXED_EPOCH_SECONDS = 1_704_067_200;
+const FIXED_DATE = new Date(FIXED_EPOCH_SECONDS * 1000);
+
+/** Reports every modification time as the fixed clock (`ls -l`, `stat`, `find -newer` are stable). */
+class FixedClockFs extends InMemoryFs {
+  override async stat(path: string): Promise<FsStat> {
+    return { ...(await super.stat(path)), mtime: FIXED_DATE };
+  }
+  override async lstat(path: string): Promise<FsStat> {
+    return { ...(await super.lstat(path)), mtime: FIXED_DATE };
+  }
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** `date` on the fixed clock (UTC): the default format, or `+FORMAT` with the common specifiers. */
+export function formatFixedDate(format: string | undefined): string {
+  const d = FIXED_DATE;
+  const fields: Record<string, string> = {
+    Y: String(d.getUTCFullYear()),
+    m: pad(d.getUTCMonth() + 1),
+    d: pad(d.getUTCDate()),
+    H: pad(d.getUTCHours()),
+    M: pad(d.getUTCMinutes()),
+    S: pad(d.getUTCSeconds()),
+    s: String(FIXED_EPOCH_SECONDS),
+    a: DAYS[d.getUTCDay()] ?? "",
+    b: MONTHS[d.getUTCMonth()] ?? "",
+    Z: "UTC",
+    z: "+0000",
+    "%": "%",
+  };
+  fields.F = `${fields.Y}-${fields.m}-${fields.d}`;
+  fields.T = `${fields.H}:${fields.M}:${fields.S}`;
+  if (format === undefined) {
+    return `${fields.a} ${fields.b} ${String(d.getUTCDate()).padStart(2, " ")} ${fields.T} UTC ${fields.Y}`;
+  }
+  return format.replace(/%(.)/g, (whole, key: string) => fields[key] ?? whole);
+}
+
+const dateCommand = defineCommand("date", async (args) => {
+  const format = args.find((a) => a.startsWith("+"));
+  return { stdout: `${formatFixedDate(format?.slice(1))}\n`, stderr: "", exitCode: 0 };
+});
+
+interface AstNode {
+  type?: unknown;
+  [key: string]: unknown;
+}
+
+/** Replaces every `$RANDOM` / `$SECONDS` (words and arithmetic) by a literal from `next()`. */
+function replaceSpecials(node: unknown, next: () => number): unknown {
+  if (Array.isArray(node)) return node.map((n) => replaceSpecials(n, next));
+  if (node === null || typeof node !== "object") return node;
+  const n = node as AstNode;
+  const name = n.type === "ParameterExpansion" && n.operation == null ? n.parameter : undefined;
+  if (name === "RANDOM") return { type: "Literal", value: String(next()) };
+  if (name === "SECONDS") return { type: "Literal", value: "0" };
+  if ((n.type === "ArithVariable" || n.type === "ArithSpecialVar") && n.name === "RANDOM")
+    return { type: "ArithNumber", value: next() };
+  if ((n.type === "ArithVariable" || n.type === "ArithSpecialVar") && n.name === "SECONDS")
+    return { type: "ArithNumber", value: 0 };
+  const out: AstNode = {};
+  for (const [k, v] of Object.entries(n)) out[k] = replaceSpecials(v, next);
+  return out;
+}
+
+/** Holds the random stream of the current command (the episode's, swapped in per step). */
+class SeededSpecials implements TransformPlugin {
+  readonly name = "rehearsal-seeded-specials";
+  random: Random | undefined;
+  transform(context: Parameters<TransformPlugin["transform"]>[0]) {
+    const random = this.random;
+    const next = () => (random ? random.int(32768) : 0);
+    return { ast: replaceSpecials(context.ast, next) as typeof context.ast };
+  }
+}
+
+/** One file system entry as saved in snapshots (text when it is valid UTF-8, otherwise base64). */
+export interface SavedEntry {
+  path: string;
+  kind: "file" | "dir" | "symlink";
+  mode: number;
+  text?: string;
+  base64?: string;
+  target?: string;
+}
+
+/** The result of one command. */
+export interface ShellOutcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+  env: Record<string, string>;
+  /** Which limit stopped the command, when one did. */
+  stoppedBy?: "budget" | "timeout";
+}
+
+/** Subtrees the shell builds itself (command stubs, devices): never saved, never compared. */
+export const SYSTEM_ROOTS = ["/bin", "/usr", "/dev", "/proc"];
+
+export function isSystemPath(path: string): boolean {
+  return SYSTEM_ROOTS.some((r) => path === r || path.startsWith(`${r}/`));
+}
+
+const BUDGET_PATTERN =
+  /too many commands|maximum recursion depth|iteration limit|exceeded maximum iterations|limit exceeded|exceeded its execution deadline|execution timeout|maximum .* exceeded/i;
+
+/** A shell whose file system starts from `entries` (the default layout is added by just-bash). */
+export class SandboxShell {
+  private readonly bash: Bash;
+  private readonly specials = new SeededSpecials();
+  /** Applied only to commands that mention `RANDOM` or `SECONDS` (a transform costs a re-parse). */
+  private readonly pipeline = new BashTransformPipeline().use(this.specials);
+
+  constructor(
+    private readonly limits: TerminalLimits,
+    entries: ReadonlyArray<SavedEntry>,
+  ) {
+    const fs = new FixedClockFs(undefined, { maxTotalBytes: limits.maxFileSystemBytes });
+    const commands: CustomCommand[] = [dateCommand];
+    this.bash = new Bash({
+      fs,
+      cwd: "/",
+      customCommands: commands,
+      sleep: async () => {},
+      processInfo: { pid: 1000, ppid: 999, uid: 1000, gid: 1000 },
+      executionLimits: {
+        maxCommandCount: limits.maxCommandCount,
+        maxLoopIterations: limits.maxLoopIterations,
+        maxAwkIterations: limits.maxLoopIterations,
+        maxSedIterations: limits.maxLoopIterations,
+        maxJqIterations: limits.maxLoopIterations,
+        maxCallDepth: 64,
+        maxExecutionTimeMs: limits.maxExecutionMs,
+        maxOutputSize: limits.maxOutputBytes,
+        maxStringLength: limits.maxOutputBytes,
+        maxFileSystemBytes: limits.maxFileSystemBytes,
+      },
+    });
+    for (const e of entries) {
+      if (e.kind === "dir") fs.mkdirSync(e.path, { recursive: true });
+    }
+    for (const e of entries) {
+      if (e.kind === "file") {
+        const content = e.base64 !== undefined ? Buffer.from(e.base64, "base64") : (e.text ?? "");
+        fs.writeFileSync(e.path, content, undefined, { mode: e.mode });
+      }
+    }
+    this.pendingLinks = entries.filter((e) => e.kind === "symlink");
+    this.modes = entries.filter((e) => e.kind === "dir");
+  }
+
+  private pendingLinks: SavedEntry[];
+  private modes: SavedEntry[];
+
+  /** Finishes construction (symlinks and directory modes need the async API). */
+  async ready(): Promise<this> {
+    const fs = this.bash.fs;
+    for (const e of this.pendingLinks) await fs.symlink(e.target ?? "", e.path);
+    for (const e of this.modes) await fs.chmod(e.path, e.mode);
+    this.pendingLinks = [];
+    this.modes = [];
+    return this;
+  }
+
+  /**
+   * Runs one command line in `cwd` with exactly `env`. A command that hits a limit (command count,
+   * loop iterations, output size, wall time) comes back with `stoppedBy`; a watchdog aborts a command
+   * that outlives its time budget even if the interpreter misses its own deadline.
+   */
+  async run(
+    command: string,
+    cwd: string,
+    env: Record<string, string>,
+    random: Random,
+  ): Promise<ShellOutcome> {
+    this.specials.random = random;
+    const script = /RANDOM|SECONDS/.test(command) ? this.pipeline.transform(command).script : command;
+    let timer: NodeJS.Timeout | undefined;
+    const watchdog = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => {
+        resolve("timeout");
+      }, this.limits.maxExecutionMs + this.limits.watchdogGraceMs);
+    });
+    try {
+      // No abort signal (it slows every command): just-bash's own deadline stops the command; the
+      // watchdog only guarantees that the step returns.
+      const exec = this.bash.exec(script, { cwd, env, replaceEnv: true });
+      const result = await Promise.race([exec, watchdog]);
+      if (result === "timeout") {
+        exec.catch(() => undefined);
+        return {
+          stdout: "",
+          stderr: `the command ran past its ${this.limits.maxExecutionMs} ms budget and was stopped\n`,
+          exitCode: 124,
+          env,
+          stoppedBy: "timeout",
+        };
+      }
+      const stopped =
+        (result.exitCode === 126 || result.exitCode === 124) && BUDGET_PATTERN.test(result.stderr);
+      return {
+        stdout: result.stdout,
+        stderr: result.stderr,
+        exitCode: result.exitCode,
+        env: result.env,
+        ...(stopped ? { stoppedBy: "budget" as const } : {}),
+      };
+    } finally {
+      clearTimeout(timer);
+      this.specials.random = undefined;
+    }
+  }
+
+  /** Every non-system entry, sorted by path. */
+  async save(): Promise<SavedEntry[]> {
+    const fs = this.bash.fs;
+    const paths = (fs.getAllPaths?.() ?? []).filter((p) => p !== "/" && !isSystemPath(p)).sort();
+    const out: SavedEntry[] = [];
+    for (const path of paths) {
+      const st = await fs.lstat(path);
+      if (st.isSymbolicLink)
+        out.push({ path, kind: "symlink", mode: st.mode, target: await fs.readlink(path) });
+      else if (st.isDirectory) out.push({ path, kind: "dir", mode: st.mode });
+      else {
+        const bytes = Buffer.from(await fs.readFileBuffer(path));
+        const text = bytes.toString("utf8");
+        out.push(
+          Buffer.from(text, "utf8").equals(bytes)
+            ? { path, kind: "file", mode: st.mode, text }
+            : { path, kind: "file", mode: st.mode, base64: bytes.toString("base64") },
+        );
+      }
+    }
+    return out;
+  }
+}
+
+/** A ready shell over `entries`. */
+export async function createSandboxShell(
+  limits: TerminalLimits,
+  entries: ReadonlyArray<SavedEntry>,
+): Promise<SandboxShell> {
+  return new SandboxShell(limits, entries).ready();
+}

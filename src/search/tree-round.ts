@@ -1,0 +1,166 @@
+import {
+  type Action,
+  createRandom,
+  type Environment,
+  type EnvironmentSnapshot,
+  isRehearsalError,
+  type Proposal,
+  SNAPSHOT_UNSUPPORTED,
+} from "../core/index.ts";
+import { bucketCandidates } from "./buckets.ts";
+import { decideBranching, type GateDecision, probesPerNode } from "./gates.ts";
+import { historyOf, pathSteps, type SearchNode } from "./node.ts";
+import { assignNoise } from "./tree-noise.ts";
+import { execute, finish, guarded, liveObservation, type Slot, type TreeRun } from "./tree-phases.ts";
+
+/** A node holding an environment in this round. */
+export interface ActiveNode {
+  node: SearchNode;
+  slot: Slot;
+}
+
+/** The move a node makes this round (its top bucket), or null when it has no valid action. */
+export type Move = { action: Action; raw: string } | null;
+
+/** The environment's snapshot, or undefined when it has none for this task (children then replay). */
+async function trySnapshot(env: Environment): Promise<EnvironmentSnapshot | undefined> {
+  if (!env.capabilities.snapshot || !env.snapshot) return undefined;
+  try {
+    return await env.snapshot();
+  } catch (e) {
+    if (isRehearsalError(e) && e.code === SNAPSHOT_UNSUPPORTED) return undefined;
+    throw e;
+  }
+}
+
+/** Phase 1: every active node asks the frozen policy for `k` candidates (keyed by node and step). */
+export function propose(run: TreeRun, active: ReadonlyArray<ActiveNode>, k: number): Promise<Proposal[]> {
+  const { deps, spec, state } = run;
+  return Promise.all(
+    active.map(({ node, slot }) => {
+      const env = slot.env;
+      const steps = pathSteps(node, state.nodes);
+      const oracle = env.oracleAction ? () => env.oracleAction!() : undefined;
+      return deps.policy.propose(
+        {
+          task: spec.task,
+          observation: liveObservation(node, "propose"),
+          history: historyOf(steps),
+          stepIndex: node.prefix.length,
+          ...(oracle ? { oracle } : {}),
+        },
+        {
+          n: k,
+          temperature: spec.config.temperature,
+          random: createRandom("search", spec.randomKey, spec.task.id, node.seq, node.prefix.length),
+        },
+      );
+    }),
+  );
+}
+
+/** The gates' decision, with children cut to the tree's node cap. */
+function capped(run: TreeRun, decision: GateDecision): GateDecision {
+  const { config } = run.spec;
+  const size = run.state.nodes.size;
+  if (decision.reason !== "branch" || size + decision.children.length <= config.maxNodesPerTree)
+    return decision;
+  const room = Math.max(0, config.maxNodesPerTree - size);
+  return room > 0
+    ? { ...decision, children: decision.children.slice(0, room) }
+    : { ...decision, reason: "node_cap", children: [] };
+}
+
+/**
+ * Phase 2, one node: bucket its candidates, pass the gates (logged), queue a child per further bucket
+ * (each to reach this node's state by snapshot or replay, checked by fingerprint); returns its move.
+ */
+export async function branch(
+  run: TreeRun,
+  { node, slot }: ActiveNode,
+  proposal: Proposal,
+  k: number,
+): Promise<Move> {
+  const { spec, state } = run;
+  const { config } = spec;
+  state.counters.proposals += 1;
+  state.counters.candidates += proposal.candidates.length;
+  const bucketing = bucketCandidates(proposal.candidates, config);
+  const decision = capped(
+    run,
+    decideBranching(
+      { step: node.prefix.length, budget: node.budget, hasBranched: node.hasBranched },
+      bucketing,
+      config,
+    ),
+  );
+  node.gateLog.push({
+    step: node.prefix.length,
+    reason: decision.reason,
+    buckets: bucketing.buckets.map((b) => [b.fingerprint, b.size]),
+    invalid: bucketing.invalid,
+    probes: k,
+  });
+  state.changed.add(node);
+  if (decision.children.length > 0) {
+    const fingerprint = await slot.env.fingerprint();
+    const snapshot = await trySnapshot(slot.env);
+    node.budget -= 1;
+    node.hasBranched = true;
+    for (const b of decision.children) {
+      const child = state.add({
+        parentId: node.id,
+        fromStep: node.prefix.length,
+        prefix: [...node.prefix],
+        budget: config.childBranchBudget,
+        hasBranched: false,
+        status: "pending",
+        pending: { action: b.representative, raw: b.raw, fingerprint: b.fingerprint, bucketSize: b.size },
+        expectedFingerprint: fingerprint,
+      });
+      assignNoise(spec.noise, child, node, noiseContext(run));
+      if (snapshot) state.snapshots.set(child.id, snapshot);
+      state.changed.add(child);
+      state.queue.push(child);
+    }
+  }
+  return decision.primary ? { action: decision.primary.representative, raw: decision.primary.raw } : null;
+}
+
+/** Phase 3: every active node makes its move; returns which are still alive (the rest ended or dropped). */
+export function move(
+  run: TreeRun,
+  active: ReadonlyArray<ActiveNode>,
+  moves: ReadonlyArray<Move>,
+): Promise<boolean[]> {
+  return Promise.all(
+    active.map(async ({ node, slot }, i) => {
+      const m = moves[i];
+      return guarded(run, node, async () => {
+        if (!m) {
+          await finish(run, node, slot, "no_valid_action");
+          run.state.changed.add(node);
+          return false;
+        }
+        return execute(run, node, slot, m.action, m.raw);
+      });
+    }),
+  );
+}
+
+/** One round's probes per node: from the alive nodes and the room for children. */
+export function probesOf(run: TreeRun, active: number, freeSlots: number): number {
+  const { config } = run.spec;
+  return probesPerNode(active, config, freeSlots + config.maxQueued - run.state.queue.length);
+}
+
+/** What noise assignment reads of the tree. */
+export function noiseContext(run: TreeRun) {
+  return {
+    treeId: run.spec.treeId,
+    taskId: run.spec.task.id,
+    randomKey: run.spec.randomKey,
+    horizon: run.spec.config.horizon,
+    leaves: () => run.state.leaves(),
+  };
+}

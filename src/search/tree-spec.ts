@@ -1,0 +1,44 @@
+import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
+import type { SearchConfig } from "./config.ts";
+import type { SearchNode } from "./node.ts";
+import type { TreeNoise } from "./tree-noise.ts";
+import type { TreeCounters } from "./tree-state.ts";
+
+export interface TreeSpec {
+  treeId: string;
+  task: Task;
+  /** The environment seed shared by every node of the tree (replay needs it). */
+  seed: number;
+  /** Key of the policy's randomness (not the run id, so a resumed or repeated run samples the same). */
+  randomKey: string;
+  config: SearchConfig;
+  /** Noise injection: a fraction of branches noisy, the rest clean controls (web environment). */
+  noise?: TreeNoise;
+}
+
+export interface TreeProgress {
+  treeId: string;
+  taskId: string;
+  alive: number;
+  queued: number;
+  leaves: number;
+  successes: number;
+  busyEnvs: number;
+}
+
+export interface TreeSearchDeps {
+  /** Live environment slots; their number is the cap on live environments. */
+  envs: ReadonlyArray<Environment>;
+  policy: Policy;
+  runtime: Runtime;
+  /** Called at the end of every round with the nodes that changed (persist them atomically). */
+  onRound?: (changed: SearchNode[], counters: TreeCounters) => void;
+  onProgress?: (p: TreeProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface TreeResult {
+  nodes: Map<string, SearchNode>;
+  counters: TreeCounters;
+  interrupted: boolean;
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { EnvironmentSnapshot } from "../core/index.ts";
+import type { SearchNode } from "./node.ts";
+
+const count = () => z.number().default(0);
+
+/** A tree's work counters; read back from the store, a field an older version lacks counts zero. */
+export const TreeCountersSchema = z.object({
+  rounds: count(),
+  envSteps: count(),
+  replaySteps: count(),
+  replayMs: count(),
+  restores: count(),
+  proposals: count(),
+  candidates: count(),
+  mismatches: count(),
+  infraFailures: count(),
+});
+export type TreeCounters = z.output<typeof TreeCountersSchema>;
+
+/** Counters of a tree that has not run yet. */
+export function zeroCounters(): TreeCounters {
+  return TreeCountersSchema.parse({});
+}
+
+/** What a new node needs beyond what the tree assigns (id, seq, round, empty steps and gate log). */
+export type NodeInit = Omit<SearchNode, "id" | "seq" | "gateLog" | "round" | "envEnded" | "steps">;
+
+/**
+ * The state of one tree while it is searched: its nodes by id (creation order), the queue of nodes
+ * waiting for an environment, the parents' snapshots their children restore, the nodes changed in the
+ * current round, the counters and the round number. Node ids and seqs are deterministic (`<tree>/n<seq>`).
+ */
+export class TreeState {
+  readonly nodes = new Map<string, SearchNode>();
+  readonly snapshots = new Map<string, EnvironmentSnapshot>();
+  readonly queue: SearchNode[] = [];
+  readonly changed = new Set<SearchNode>();
+  readonly counters = zeroCounters();
+  round = 0;
+  private seq = 0;
+
+  constructor(readonly treeId: string) {}
+
+  /** Creates a node in the current round with the next seq. */
+  add(init: NodeInit): SearchNode {
+    const node: SearchNode = {
+      id: `${this.treeId}/n${this.seq}`,
+      seq: this.seq,
+      gateLog: [],
+      round: this.round,
+      envEnded: false,
+      steps: [],
+      ...init,
+    };
+    this.seq += 1;
+    this.nodes.set(node.id, node);
+    return node;
+  }
+
+  /** Takes stored nodes back: seq and round continue after theirs; alive, then pending nodes queue. */
+  resume(stored: ReadonlyArray<SearchNode>): void {
+    for (const n of [...stored].sort((a, b) => a.seq - b.seq)) {
+      this.nodes.set(n.id, n);
+      this.seq = Math.max(this.seq, n.seq + 1);
+      this.round = Math.max(this.round, n.round);
+    }
+    const all = [...this.nodes.values()];
+    this.queue.push(...all.filter((n) => n.status === "alive"), ...all.filter((n) => n.status === "pending"));
+  }
+
+  leaves(): SearchNode[] {
+    return [...this.nodes.values()].filter((n) => n.status === "leaf");
+  }
+
+  /** Marks a node changed in this round (it is persisted at the round's end). */
+  touch(node: SearchNode): void {
+    node.round = this.round;
+    this.changed.add(node);
+  }
+
+  drop(node: SearchNode, reason: string): void {
+    node.status = "dropped";
+    node.dropReason = reason;
+    delete node.observation;
+    this.touch(node);
+  }
+}

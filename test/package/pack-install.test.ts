@@ -1,0 +1,175 @@
+import { execFile, execFileSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// Packs the package as `npm publish` would (`npm pack`, whose `prepack` builds dist/), installs the
+// tarball into an empty directory and runs the installed `rehearsal` there: the package carries
+// everything it needs at run time (compiled code, page scripts, task pages) and no tsx.
+//
+// The checkout is copied to a temporary directory first (its git-listed files, with node_modules
+// linked for the compiler), so the build never leaves a dist/ in the checkout and parallel runs do
+// not collide. The install skips dependency install scripts and reuses the checkout's compiled
+// better-sqlite3 addon (the same pinned version, the same Node): compiling SQLite takes minutes and
+// tests better-sqlite3, not this package. REHEARSAL_PACK_NATIVE=1 runs the full install instead.
+const run = promisify(execFile);
+const root = join(import.meta.dirname, "..", "..");
+const chromium = process.env.REHEARSAL_CHROMIUM ?? "/usr/bin/chromium";
+const LONG = 600_000;
+
+/** The environment without npm's per-script variables (this test may itself run under `npm test`). */
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+
+let tmp: string;
+let app: string;
+let files: string[];
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await run("npm", args, { cwd, env: cleanEnv, timeout: LONG, maxBuffer: 64 << 20 });
+  return stdout;
+}
+
+async function rehearsal(...args: string[]): Promise<string> {
+  const { stdout } = await run(join(app, "node_modules", ".bin", "rehearsal"), args, {
+    cwd: app,
+    env: { ...cleanEnv, NO_COLOR: "1" },
+    timeout: LONG,
+    maxBuffer: 64 << 20,
+  });
+  return stdout;
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), "rehearsal-pack-"));
+  const pkg = join(tmp, "pkg");
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((f) => f && existsSync(join(root, f)));
+  for (const f of listed) {
+    mkdirSync(dirname(join(pkg, f)), { recursive: true });
+    copyFileSync(join(root, f), join(pkg, f));
+  }
+  symlinkSync(join(root, "node_modules"), join(pkg, "node_modules"), "dir");
+
+  const packed = JSON.parse(await npm(["pack", "--json", "--pack-destination", tmp], pkg)) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  files = packed[0]!.files.map((f) => f.path);
+  const tarball = join(tmp, packed[0]!.filename);
+
+  app = join(tmp, "app");
+  mkdirSync(app);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", private: true, type: "module" }));
+  const native = process.env.REHEARSAL_PACK_NATIVE === "1";
+  await npm(
+    [
+      "install",
+      tarball,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      ...(native ? [] : ["--ignore-scripts"]),
+    ],
+    app,
+  );
+  if (!native) {
+    const addon = join("better-sqlite3", "build", "Release", "better_sqlite3.node");
+    mkdirSync(dirname(join(app, "node_modules", addon)), { recursive: true });
+    copyFileSync(join(root, "node_modules", addon), join(app, "node_modules", addon));
+  }
+}, 2 * LONG);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("the packed package, installed into an empty directory", () => {
+  it("ships the compiled code and its assets, not the sources, and needs no tsx", () => {
+    expect(files).toContain("dist/cli/main.js");
+    expect(files).toContain("dist/index.d.ts");
+    expect(files).toContain("dist/testing/index.js");
+    expect(files).toContain("dist/envs/web/page/agent.js");
+    expect(files).toContain("dist/envs/web-tasks/tasks/click-button/index.html");
+    expect(files).toContain("docs/methods/envs.md");
+    expect(files.filter((f) => f.startsWith("src/") || f.startsWith("test/"))).toEqual([]);
+    expect(existsSync(join(app, "node_modules", "tsx"))).toBe(false);
+  });
+
+  it(
+    "runs `rehearsal tasks list --suite builtin` (text and --json)",
+    async () => {
+      expect(await rehearsal("tasks", "list", "--suite", "builtin")).toContain("click-button");
+      const listed = JSON.parse(await rehearsal("--json", "tasks", "list", "--suite", "builtin")) as unknown;
+      expect(JSON.stringify(listed)).toContain('"click-button"');
+    },
+    LONG,
+  );
+
+  it(
+    "runs `rehearsal demo frozenlake`",
+    async () => {
+      const out = await rehearsal(
+        "demo",
+        "frozenlake",
+        "--episodes",
+        "3",
+        "--store",
+        join(tmp, "demo-store"),
+      );
+      expect(out).toMatch(/oracle/);
+      expect(existsSync(join(tmp, "demo-store"))).toBe(true);
+    },
+    LONG,
+  );
+
+  it(
+    "imports the library by its entry points",
+    async () => {
+      const script =
+        'const m = await import("rehearsal"); const env = m.createFrozenLakeEnvironment({ slippery: false });' +
+        'console.log(env.suite.get("4x4").id, typeof (await import("rehearsal/envs/web")).createWebEnvironment);';
+      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
+        cwd: app,
+        env: cleanEnv,
+      });
+      expect(stdout.trim()).toBe("4x4 function");
+    },
+    LONG,
+  );
+
+  it.skipIf(!existsSync(chromium))(
+    "runs a web episode with the installed CLI",
+    async () => {
+      const out = await rehearsal(
+        "--json",
+        "run",
+        "--env",
+        "web",
+        "--tasks",
+        "click-button",
+        "--policy",
+        "oracle",
+        "--episodes",
+        "1",
+        "--store",
+        join(tmp, "web-store"),
+      );
+      expect(out).toMatch(/"successRate":\s*1\b/);
+    },
+    LONG,
+  );
+});
