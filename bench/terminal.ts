@@ -1,7 +1,13 @@
-// Terminal environment benchmark: median step latency of a shell command against a web step (a click
-// on the enter-text page) measured in the same run, reported as a ratio. Run by bench/run.ts.
+// Terminal environment benchmark: the median step latency of the terminal against a web step measured
+// in the same run, interleaved one for one, reported as a ratio. Run by bench/run.ts.
+//
+// The same kind of work per step on both sides: one agent action and the observation that follows.
+// Web: a click on the enter-text page (the page is re-observed: accessibility tree and text).
+// Terminal: the commands that solve the built-in tasks, i.e. each task's oracle script (ls, cat, find,
+// grep, mkdir, cp, mv, rm, sed -i, awk, sort, cut, pipes and redirections), played task after task
+// with resets between them; resets are not timed on either side.
 import type { Action } from "../src/core/index.ts";
-import { createTerminalEnvironment } from "../src/envs/terminal/index.ts";
+import { createTerminalEnvironment, TERMINAL_TASK_SPECS } from "../src/envs/terminal/index.ts";
 import { createWebEnvironment } from "../src/envs/web/index.ts";
 
 function median(values: number[]): number {
@@ -16,28 +22,31 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 }
 
 export async function benchTerminal(): Promise<Record<string, number>> {
-  const rounds = 30;
+  const minSteps = 120;
   const terminal = createTerminalEnvironment();
   const web = await createWebEnvironment({ observation: { screenshot: false }, enforceMaxSteps: false });
   try {
-    await terminal.reset({ taskId: "project-cleanup", seed: 1 });
     const webObs = await web.reset({ taskId: "enter-text", seed: 1 });
     const id = /\[([A-Za-z0-9_-]+)\][^\n]*textbox/.exec(webObs.axtree ?? "")?.[1];
     if (!id) throw new Error("bench: no textbox on enter-text");
     const click: Action = { type: "click", elementId: id };
-    const commands = ["ls -R", "cat */project.conf", "find . -name '*.c' | wc -l", "grep -r int . | head -3"];
+    for (let i = 0; i < 3; i++) await web.step(click);
     const shellSteps: number[] = [];
     const webSteps: number[] = [];
-    for (let i = 0; i < 3; i++) await web.step(click);
-    for (let i = 0; i < rounds; i++) {
-      const command = commands[i % commands.length] as string;
-      shellSteps.push(await timed(() => terminal.step({ type: "shell", command })));
-      webSteps.push(await timed(() => web.step(click)));
-      if (i % 20 === 19) await terminal.reset({ taskId: "project-cleanup", seed: 1 });
+    for (let round = 0; shellSteps.length < minSteps; round++) {
+      for (const spec of TERMINAL_TASK_SPECS) {
+        await terminal.reset({ taskId: spec.id, seed: 1 + (round % 5) });
+        for (let action = await terminal.oracleAction(); action?.type === "shell"; ) {
+          const step = action;
+          shellSteps.push(await timed(() => terminal.step(step)));
+          webSteps.push(await timed(() => web.step(click)));
+          action = await terminal.oracleAction();
+        }
+      }
     }
     const t = median(shellSteps);
     const w = median(webSteps);
-    return { terminalStepMs: t, webStepMs: w, webOverTerminalRatio: w / t };
+    return { terminalSteps: shellSteps.length, terminalStepMs: t, webStepMs: w, webOverTerminalRatio: w / t };
   } finally {
     await terminal.close();
     await web.close();

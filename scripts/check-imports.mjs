@@ -66,12 +66,7 @@ const ROOT_FILES = { "index.ts": { mayNotImport: ["cli", "testing"] } };
 const PACKAGE_HOMES = {
   "playwright-core": ["envs/web/"],
   playwright: ["envs/web/"],
-  "chess.js": [
-    "envs/chess/",
-    // The chess simulation policy and the SKL-RL acting step list legal moves from a FEN.
-    "policies/chess-simulation-policy.ts",
-    "experiments/chess/choose.ts",
-  ],
+  "chess.js": ["envs/chess/"],
   "better-sqlite3": ["store/"],
   openai: ["llm/"],
 };

@@ -81,6 +81,21 @@ export function buildProgram(
   return { program, output: getOutput, context, signals: () => signals };
 }
 
+/**
+ * A commander rejection as a typed user error (`cli.unknown_option`, `cli.missing_command`, ...), for
+ * `--json`: commander's own text for a missing subcommand is "(outputHelp)", which names nothing.
+ */
+export function commanderUserError(e: CommanderError): UserError {
+  const name = e.code.replace(/^commander\./, "");
+  if (name === "help")
+    return new UserError(
+      "cli.missing_command",
+      "no command given; the commands are listed on stderr (or run with --help)",
+    );
+  const code = `cli.${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`;
+  return new UserError(code, e.message.replace(/^error: /, ""));
+}
+
 let pipeGuard = false;
 
 /** Runs the CLI on `argv` (node, script, args...); returns the exit code (see README "Signals and exit codes"). */
@@ -100,10 +115,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.exitCode === 0) return 0;
-      if (output().json)
-        output().error(
-          new UserError(`cli.${e.code.replace(/^commander\./, "")}`, e.message.replace(/^error: /, "")),
-        );
+      if (output().json) output().error(commanderUserError(e));
       return EXIT_CODES.user;
     }
     const err = output().error(toRehearsalError(e));

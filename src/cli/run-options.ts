@@ -39,6 +39,8 @@ export interface ConfigDefaults {
   env?: string;
   /** Without a policy flag or file entry: heuristic on the web, random elsewhere. */
   policyByEnv?: boolean;
+  /** The flag of an `extra` field whose name differs from it (episodes → --rollouts), for messages. */
+  flagNames?: Readonly<Record<string, string>>;
 }
 
 /** The validated run config of the shared flags, the config file and the command's own `extra` fields. */
@@ -65,6 +67,7 @@ export function configFromFlags(
       ...extra,
     },
     flags.config ?? "options",
+    defaults.flagNames,
   );
 }
 

@@ -34,36 +34,29 @@ export class RehearsalError extends Error {
   }
 }
 
-/** Bad input from the user: config, CLI options, task files. Fix the input and retry. */
-export class UserError extends RehearsalError {
-  constructor(code: string, message: string, options?: RehearsalErrorOptions) {
-    super(code, "user", message, options);
-  }
+/** A base class whose errors all carry one category; subclasses give only a code and a message. */
+function categoryError(category: ErrorCategory) {
+  return class extends RehearsalError {
+    constructor(code: string, message: string, options?: RehearsalErrorOptions) {
+      super(code, category, message, options);
+    }
+  };
 }
+
+/** Bad input from the user: config, CLI options, task files. Fix the input and retry. */
+export class UserError extends categoryError("user") {}
 
 /**
  * The environment's infrastructure failed (browser crash, engine died, timeout). Never a reward:
  * episodes that hit one are recorded as infra-failed.
  */
-export class EnvironmentError extends RehearsalError {
-  constructor(code: string, message: string, options?: RehearsalErrorOptions) {
-    super(code, "environment", message, options);
-  }
-}
+export class EnvironmentError extends categoryError("environment") {}
 
 /** A model provider failed (HTTP errors after retries, timeouts, refused credentials). */
-export class ProviderError extends RehearsalError {
-  constructor(code: string, message: string, options?: RehearsalErrorOptions) {
-    super(code, "provider", message, options);
-  }
-}
+export class ProviderError extends categoryError("provider") {}
 
 /** A broken invariant inside Rehearsal itself: a bug. */
-export class InternalError extends RehearsalError {
-  constructor(code: string, message: string, options?: RehearsalErrorOptions) {
-    super(code, "internal", message, options);
-  }
-}
+export class InternalError extends categoryError("internal") {}
 
 export function isRehearsalError(value: unknown): value is RehearsalError {
   return value instanceof RehearsalError;

@@ -1,7 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
 import type { z } from "zod";
 import { InternalError } from "../core/errors.ts";
+import { writeFileAtomic } from "./output-file.ts";
+
+/** How SKL dataset writes are named in write errors. */
+export const SKL_DATASET_OPERATION = "SKL dataset";
 
 /** An SKL dataset record that does not validate: a bug in the pipeline that built it; nothing is written. */
 export class SklRecordError extends InternalError {
@@ -34,7 +36,8 @@ export function toJsonl(records: ReadonlyArray<unknown>): string {
 
 /**
  * Validates every record, then writes them as JSONL to `path` (parent folders created; an empty file
- * when there are none). Nothing is written when one record is invalid.
+ * when there are none) atomically: the file is replaced whole or, on failure, left as it was. Nothing is
+ * written when one record is invalid.
  */
 export function writeValidatedJsonl<T>(
   path: string,
@@ -42,6 +45,5 @@ export function writeValidatedJsonl<T>(
   records: ReadonlyArray<unknown>,
 ): void {
   const valid = records.map((r, index) => validRecord(schema, r, `record ${index} for ${path}`));
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, toJsonl(valid));
+  writeFileAtomic(path, SKL_DATASET_OPERATION, toJsonl(valid));
 }

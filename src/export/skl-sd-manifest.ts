@@ -1,7 +1,7 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sha256Hex } from "../core/hash.ts";
-import { toJsonl } from "./skl-jsonl.ts";
+import { writeFileAtomic } from "./output-file.ts";
+import { SKL_DATASET_OPERATION, toJsonl } from "./skl-jsonl.ts";
 import type { SdActionRecord, SdReflectRecord } from "./skl-sd-datasets.ts";
 
 export const SD_FILES = {
@@ -46,6 +46,8 @@ export interface SklSdManifest {
   taskIds: string[];
   /** The options (without `outDir`, and without an LLM API key). */
   options: Record<string, unknown>;
+  /** Present when a stop request ended the run early: the files hold the completed iterations. */
+  interrupted?: true;
 }
 
 /** What the pipeline produced, for the manifest. */
@@ -53,6 +55,7 @@ export interface SdRunSummary {
   iterations: SklSdIterationStats[];
   writer: string;
   taskIds: string[];
+  interrupted?: boolean;
 }
 
 /** Where the files go, the loss weights, and the options to record (already without secrets). */
@@ -97,6 +100,7 @@ export async function writeSdFiles(
     writer: summary.writer,
     taskIds: summary.taskIds,
     options: options.options,
+    ...(summary.interrupted ? { interrupted: true as const } : {}),
   };
   const paths = {
     base: join(options.outDir, SD_FILES.base),
@@ -104,10 +108,10 @@ export async function writeSdFiles(
     reflect: join(options.outDir, SD_FILES.reflect),
     manifest: join(options.outDir, SD_FILES.manifest),
   };
-  await mkdir(options.outDir, { recursive: true });
-  await writeFile(paths.base, texts.base);
-  await writeFile(paths.distill, texts.distill);
-  await writeFile(paths.reflect, texts.reflect);
-  await writeFile(paths.manifest, `${JSON.stringify(manifest, null, 2)}\n`);
+  // Each file is replaced whole (written beside it, then renamed); the manifest last, once its files are in.
+  writeFileAtomic(paths.base, SKL_DATASET_OPERATION, texts.base);
+  writeFileAtomic(paths.distill, SKL_DATASET_OPERATION, texts.distill);
+  writeFileAtomic(paths.reflect, SKL_DATASET_OPERATION, texts.reflect);
+  writeFileAtomic(paths.manifest, SKL_DATASET_OPERATION, `${JSON.stringify(manifest, null, 2)}\n`);
   return { manifest, paths };
 }

@@ -16,6 +16,7 @@ import {
   type PlayedEpisode,
   playEpisode,
   type StateKeyFn,
+  unlessStopped,
 } from "./play-episode.ts";
 import { round6 } from "./statistics.ts";
 import type { KnowledgeWriter } from "./writer.ts";
@@ -100,8 +101,11 @@ export interface IterationMetrics {
 
 export interface SklLoopResult {
   method: SklMethod;
+  /** The completed iterations (fewer than asked when the recorder's signal stopped the loop). */
   iterations: IterationMetrics[];
   table: KnowledgeTable;
+  /** True when the recorder's signal stopped the loop before its last iteration completed. */
+  interrupted: boolean;
 }
 
 function metricsOf(episodes: ReadonlyArray<PlayedEpisode>): SplitMetrics {
@@ -316,37 +320,42 @@ export async function runSklLoop(options: SklLoopOptions): Promise<SklLoopResult
   const recorder = options.recorder ?? memoryRecorder(options.seed);
   const iterations: IterationMetrics[] = [];
   for (let iteration = 0; iteration < options.iterations; iteration++) {
-    const train = await playSplit(
-      options,
-      recorder,
-      table,
-      options.trainTasks,
-      "train",
-      iteration,
-      options.episodesPerMap,
-    );
-    const frozen = table.clone().freeze();
-    const test = await playSplit(
-      options,
-      recorder,
-      frozen,
-      options.testTasks,
-      "test",
-      iteration,
-      options.evalEpisodesPerMap,
-    );
-    const before = updater.writes;
-    await learn(options, updater, buffer, train, iteration);
-    const trainMetrics = metricsOf(train);
-    const testMetrics = metricsOf(test);
-    iterations.push({
-      iteration,
-      train: trainMetrics,
-      test: testMetrics,
-      successDrop: round6(trainMetrics.successRate - testMetrics.successRate),
-      knowledgeKeys: table.size,
-      writes: updater.writes - before,
+    // An interrupted iteration is dropped whole: the table learns only after both splits were played.
+    const metrics = await unlessStopped(recorder, async () => {
+      const train = await playSplit(
+        options,
+        recorder,
+        table,
+        options.trainTasks,
+        "train",
+        iteration,
+        options.episodesPerMap,
+      );
+      const frozen = table.clone().freeze();
+      const test = await playSplit(
+        options,
+        recorder,
+        frozen,
+        options.testTasks,
+        "test",
+        iteration,
+        options.evalEpisodesPerMap,
+      );
+      const before = updater.writes;
+      await learn(options, updater, buffer, train, iteration);
+      const trainMetrics = metricsOf(train);
+      const testMetrics = metricsOf(test);
+      return {
+        iteration,
+        train: trainMetrics,
+        test: testMetrics,
+        successDrop: round6(trainMetrics.successRate - testMetrics.successRate),
+        knowledgeKeys: table.size,
+        writes: updater.writes - before,
+      };
     });
+    if (!metrics) return { method: options.method, iterations, table, interrupted: true };
+    iterations.push(metrics);
   }
-  return { method: options.method, iterations, table };
+  return { method: options.method, iterations, table, interrupted: false };
 }

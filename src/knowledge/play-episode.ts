@@ -22,6 +22,34 @@ export interface EpisodeRecorder {
   store: RunStore;
   runId: string;
   runtime: Runtime;
+  /**
+   * Once aborted (SIGINT/SIGTERM), the episode in flight ends `aborted` at its next step and no new
+   * unit of work starts (see `unlessStopped`).
+   */
+  signal?: AbortSignal;
+}
+
+/** Whether the recorder's signal asked the experiment to stop. */
+export function stopRequested(recorder: EpisodeRecorder): boolean {
+  return recorder.signal?.aborted === true;
+}
+
+/**
+ * Runs one unit of an experiment's work (an iteration, a rate) unless a stop was requested: undefined
+ * when the signal aborted before it started or while it ran (the episode in flight was then recorded
+ * `aborted` and its failure is the stop, not an error); its result when it completed.
+ */
+export async function unlessStopped<T>(
+  recorder: EpisodeRecorder,
+  body: () => Promise<T>,
+): Promise<T | undefined> {
+  if (stopRequested(recorder)) return undefined;
+  try {
+    return await body();
+  } catch (e) {
+    if (stopRequested(recorder)) return undefined;
+    throw e;
+  }
 }
 
 /** A recorder on a fresh in-memory store with a deterministic runtime (library calls without a store). */
@@ -79,10 +107,18 @@ export interface PlayEpisodeOptions {
  * Plays one episode through the shared episode loop (`runEpisode`: every step recorded in the store),
  * then reads it back as transitions keyed by `stateKey`. A candidate that is not a valid action is
  * recorded, steps nothing, and counts against `maxSteps`. An infrastructure failure is rethrown (the
- * trajectory stays recorded as `infra_failed`).
+ * trajectory stays recorded as `infra_failed`). Once the recorder's signal aborted, no episode starts and
+ * the one in flight ends `aborted` at its next step; both throw the signal's reason.
  */
 export async function playEpisode(options: PlayEpisodeOptions): Promise<PlayedEpisode> {
   const { recorder, task, policy } = options;
+  if (recorder.signal) {
+    // Let the event loop run first: an in-process environment resolves every await as a microtask, so
+    // a SIGINT/SIGTERM handler would otherwise not run before the whole experiment had finished.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // After a stop request no new episode starts (none is recorded): the caller's unit of work ends.
+    recorder.signal.throwIfAborted();
+  }
   const stateKey = options.stateKey ?? observationStateKey;
   const keyed: Policy = {
     name: policy.name,
@@ -95,7 +131,13 @@ export async function playEpisode(options: PlayEpisodeOptions): Promise<PlayedEp
   written.add(task.id);
   tasksWritten.set(recorder, written);
   const result = await runEpisode(
-    { env: options.env, policy: keyed, runtime: recorder.runtime, store: recorder.store },
+    {
+      env: options.env,
+      policy: keyed,
+      runtime: recorder.runtime,
+      store: recorder.store,
+      ...(recorder.signal ? { signal: recorder.signal } : {}),
+    },
     {
       runId: recorder.runId,
       trajectoryId,

@@ -44,8 +44,28 @@ export const ACTION_DOCS: Readonly<Record<ActionType, { fields: string; example:
   shell: doc("command (one bash command line)", { type: "shell", command: "ls -la" }),
 };
 
+const ENDINGS: ReadonlyArray<ActionType> = ["done", "fail"];
+
+/**
+ * The action types a task's family acts with: `move` for FrozenLake, `uci` for chess, `shell` for the
+ * terminal (each with done/fail); any other family (the web, and families this table does not know)
+ * gets every type but `shell`, the list the web prompt has always shown.
+ */
+export function actionTypesForFamily(family: string | undefined): ReadonlyArray<ActionType> {
+  switch (family) {
+    case "frozenlake":
+      return ["move", ...ENDINGS];
+    case "chess":
+      return ["uci", ...ENDINGS];
+    case "terminal":
+      return ["shell", ...ENDINGS];
+    default:
+      return ACTION_TYPES.filter((t) => t !== "shell");
+  }
+}
+
 export interface PromptOptions {
-  /** Action types to offer (default: all). */
+  /** Action types to offer (default: those of the task's family, `actionTypesForFamily`). */
   actionTypes?: ReadonlyArray<ActionType>;
   /** How many earlier steps to show (default 5). */
   historyLength?: number;
@@ -128,7 +148,11 @@ export function buildAgentMessages(context: PolicyContext, options: PromptOption
   if ((options.includeScreenshot ?? true) && shot?.bytes !== undefined)
     parts.push({ type: "image", mime: shot.mime, bytes: shot.bytes });
   return [
-    { role: "system", content: options.systemPrompt ?? defaultSystemPrompt(options.actionTypes) },
+    {
+      role: "system",
+      content:
+        options.systemPrompt ?? defaultSystemPrompt(options.actionTypes ?? actionTypesForFamily(task.family)),
+    },
     { role: "user", content: parts.length === 1 ? text : parts },
   ];
 }

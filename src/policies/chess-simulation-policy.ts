@@ -1,10 +1,10 @@
-import { Chess } from "chess.js";
 import { z } from "zod";
 import type { Action } from "../core/action.ts";
 import { UserError } from "../core/errors.ts";
 import type { Observation } from "../core/observation.ts";
 import type { Candidate, Policy, PolicyContext, Proposal, ProposeOptions } from "../core/policy.ts";
 import type { Random } from "../core/random.ts";
+import { legalUciMovesFromFen } from "../envs/chess/rules.ts";
 import { noActionCandidate } from "./no-action.ts";
 
 /** What the policy needs from an engine (a `StockfishPool` fits). */
@@ -29,17 +29,9 @@ export interface MixedEnginePolicyOptions {
 
 function legalMovesOf(observation: Observation): { fen: string | undefined; moves: string[] } {
   const fen = typeof observation.data?.fen === "string" ? observation.data.fen : undefined;
-  if (fen !== undefined) {
-    try {
-      const moves = new Chess(fen)
-        .moves({ verbose: true })
-        .map((m) => m.lan)
-        .sort();
-      return { fen, moves };
-    } catch {
-      // Not a FEN: fall back to the listed actions.
-    }
-  }
+  const fromFen = fen === undefined ? undefined : legalUciMovesFromFen(fen);
+  // Not a FEN: fall back to the listed actions.
+  if (fromFen !== undefined) return { fen, moves: fromFen };
   const moves = (observation.legalActions ?? []).flatMap((a) => (a.type === "uci" ? [a.move] : []));
   return { fen, moves };
 }

@@ -1,14 +1,11 @@
 import type { Action, Candidate, Observation, Policy, Random } from "../core/index.ts";
+import { parseAxtree } from "../envs/web/accessibility-text.ts";
 
-const ELEMENT_ID = /\[([A-Za-z0-9_-]+)\]/g;
 const WORDS = ["hello", "test", "42", "yes", "blue", "2024"];
 
-/** Element ids listed in an accessibility text (`[12] button "Buy"`). */
+/** Element ids listed in an accessibility text (`[12] button "Buy"`), in page order, each once. */
 export function elementIdsOf(observation: Observation): string[] {
-  const text = observation.axtree ?? "";
-  const ids = new Set<string>();
-  for (const m of text.matchAll(ELEMENT_ID)) if (m[1]) ids.add(m[1]);
-  return [...ids];
+  return [...new Set(parseAxtree(observation.axtree ?? "").elements.map((e) => e.id))];
 }
 
 /** A uniformly random GUI action over the page's elements (clicks mostly, some typing and scrolling). */

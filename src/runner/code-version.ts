@@ -1,13 +1,18 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** `rehearsal@<version>+<git short sha>` (the sha only when the package is a git checkout). */
-export function codeVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+/**
+ * `rehearsal@<version>+<git short sha>`. The sha only when the package root is itself a git checkout
+ * (it holds its own `.git`): an installed package inside a user's git project must not report that
+ * project's commit. `root` is the package folder (default: this package's).
+ */
+export function codeVersion(root: string = packageRoot): string {
+  const version = packageVersion(root);
+  if (!existsSync(join(root, ".git"))) return `rehearsal@${version}`;
   let sha = "";
   try {
     sha = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
@@ -16,11 +21,11 @@ export function codeVersion(): string {
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
   } catch {
-    // Not a git checkout (installed package): the version alone.
+    // A .git without a readable HEAD (no commit yet, git missing): the version alone.
   }
-  return `rehearsal@${pkg.version}${sha ? `+${sha}` : ""}`;
+  return `rehearsal@${version}${sha ? `+${sha}` : ""}`;
 }
 
-export function packageVersion(): string {
+export function packageVersion(root: string = packageRoot): string {
   return (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
 }

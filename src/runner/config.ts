@@ -33,12 +33,11 @@ export type RunConfig = z.infer<typeof RunConfigSchema>;
 
 /** "episodes: expected number, received string" with the path: names the field to fix. */
 export function formatZodIssues(error: z.ZodError, root: string): string {
-  return error.issues
-    .map((i) => {
-      const path = [root, ...i.path.map(String)].join(".");
-      return `${path}: ${i.message}`;
-    })
-    .join("; ");
+  return error.issues.map((i) => formatIssue(i, root)).join("; ");
+}
+
+function formatIssue(issue: z.core.$ZodIssue, root: string): string {
+  return `${[root, ...issue.path.map(String)].join(".")}: ${issue.message}`;
 }
 
 /** Reads a YAML or JSON config file; every problem is a UserError naming the file and the field. */
@@ -73,17 +72,32 @@ export function readConfigFile(path: string): Record<string, unknown> {
   return data as Record<string, unknown>;
 }
 
-/** Validates file options merged with flags (flags win). */
+/**
+ * Validates file options merged with flags (flags win). A bad value that came from a flag is named by
+ * the flag (`--max-steps: ...`; `flagNames` maps a field to its flag where they differ, e.g.
+ * episodes → --rollouts), one from the file by its path in `source`.
+ */
 export function resolveRunConfig(
   fileOptions: Record<string, unknown>,
   flags: Record<string, unknown>,
   source = "config",
+  flagNames: Readonly<Record<string, string>> = {},
 ): RunConfig {
   const merged: Record<string, unknown> = { ...fileOptions };
   for (const [k, v] of Object.entries(flags)) if (v !== undefined) merged[k] = v;
   const r = RunConfigSchema.safeParse(merged);
   if (!r.success) {
-    throw new UserError("config.invalid", `invalid ${source}: ${formatZodIssues(r.error, source)}`, {
+    const flagOf = (key: string) =>
+      flags[key] === undefined
+        ? undefined
+        : (flagNames[key] ?? `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+    const message = r.error.issues
+      .map((i) => {
+        const flag = flagOf(String(i.path[0]));
+        return flag ? `${flag}: ${i.message}` : formatIssue(i, source);
+      })
+      .join("; ");
+    throw new UserError("config.invalid", `invalid ${source}: ${message}`, {
       details: { issues: r.error.issues },
     });
   }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ACTION_TYPES, sha256Hex } from "../../src/core/index.ts";
-import { buildAgentMessages, defaultSystemPrompt, toWireMessages } from "../../src/llm/index.ts";
+import {
+  actionTypesForFamily,
+  buildAgentMessages,
+  defaultSystemPrompt,
+  toWireMessages,
+} from "../../src/llm/index.ts";
 import { PNG_BYTES, policyContext } from "./cases.ts";
 
 describe("agent prompt", () => {
@@ -38,6 +43,27 @@ describe("agent prompt", () => {
     expect(parts[1]?.image_url?.url.startsWith("data:image/png;base64,")).toBe(true);
     const noShot = buildAgentMessages(withShot, { includeScreenshot: false });
     expect(typeof noShot[1]?.content).toBe("string");
+  });
+
+  it("documents the actions of the task's family only", () => {
+    const ctx = policyContext("wellformed");
+    const systemFor = (family: string) =>
+      buildAgentMessages({ ...ctx, task: { ...ctx.task, family } })[0]?.content as string;
+    const web = systemFor("web");
+    expect(web).toBe(defaultSystemPrompt(ACTION_TYPES.filter((t) => t !== "shell")));
+    expect(web).toContain("- click:");
+    expect(web).not.toContain("- shell:");
+    const terminal = systemFor("terminal");
+    expect(terminal).toContain("- shell:");
+    expect(terminal).not.toContain("- click:");
+    expect(terminal).not.toContain("- move:");
+    expect(systemFor("frozenlake")).toContain("- move:");
+    expect(systemFor("frozenlake")).not.toContain("- shell:");
+    expect(systemFor("chess")).toContain("- uci:");
+    expect(systemFor("chess")).not.toContain("- click:");
+    for (const family of ["frozenlake", "chess", "terminal"])
+      expect(actionTypesForFamily(family)).toEqual(expect.arrayContaining(["done", "fail"]));
+    expect(buildAgentMessages(ctx, { actionTypes: ["shell"] })[0]?.content).toContain("- shell:");
   });
 
   it("cuts long observations", () => {

@@ -8,26 +8,39 @@ import { describeEnvironmentConformance } from "../../src/testing/index.ts";
  * NoisyEnvironment through the environment conformance suite. It wraps the web environment (the
  * perturbable one: noise needs real pages) with a schedule that fires in every episode the suite plays
  * — after reset and after each of the first steps — so that every contract (determinism, no leaks
- * between episodes, snapshot round-trips, replay) is checked with noise live: a widget stack that
- * stays, a panel whose text keeps typing, a toast that closes by itself, a modal, a scroll jump and a
- * shrunk viewport.
+ * between episodes, snapshot round-trips, replay) is checked with noise live. One suite per schedule:
+ * a widget stack that stays, a panel whose text keeps typing, a toast that closes by itself, a modal,
+ * a scroll jump and a shrunk viewport; a native prompt held open from the start (every action the
+ * script plays before the snapshot is refused by it); a noise tab in front (the script's Tab focuses
+ * its textbox). A dialog refuses every later event and a tab takes the agent's actions, hence their
+ * own schedules.
  */
-const PLAN: ReadonlyArray<[generator: string, step: number]> = [
-  ["notification-stack", 0],
-  ["notes-panel-typing", 1],
-  ["toast-auto", 1],
-  ["modal-overlay", 2],
-  ["scroll-jump-down", 3],
-  ["viewport-shrink", 3],
+type Plan = ReadonlyArray<[generator: string, step: number]>;
+const PLANS: ReadonlyArray<{ name: string; plan: Plan; recovers: boolean }> = [
+  {
+    name: "widgets, scroll and viewport",
+    plan: [
+      ["notification-stack", 0],
+      ["notes-panel-typing", 1],
+      ["toast-auto", 1],
+      ["modal-overlay", 2],
+      ["scroll-jump-down", 3],
+      ["viewport-shrink", 3],
+    ],
+    recovers: true,
+  },
+  { name: "a native prompt held open", plan: [["native-prompt", 0]], recovers: false },
+  { name: "a noise tab in front", plan: [["tab-focus-switch", 1]], recovers: false },
 ];
 
-function scheduleFor(taskId: string, seed: number): PlannedNoiseEvent[] {
-  return PLAN.map(([generator, step], i) => ({
-    id: `e${i}`,
-    step,
-    generator,
-    seed: stableSeed(taskId, seed, generator) & 0x7fffffff,
-  }));
+function scheduleFor(plan: Plan) {
+  return (taskId: string, seed: number): PlannedNoiseEvent[] =>
+    plan.map(([generator, step], i) => ({
+      id: `e${i}`,
+      step,
+      generator,
+      seed: stableSeed(taskId, seed, generator) & 0x7fffffff,
+    }));
 }
 
 const SCRIPT: Action[] = [
@@ -37,50 +50,58 @@ const SCRIPT: Action[] = [
   { type: "key", keys: "shift+Tab" },
 ];
 const TASKS: [string, string] = ["enter-text", "click-button"];
-const create = async () => new NoisyEnvironment(await createWebEnvironment({}), { scheduleFor });
+const create = (plan: Plan) => async () =>
+  new NoisyEnvironment(await createWebEnvironment({}), { scheduleFor: scheduleFor(plan) });
 
-describeEnvironmentConformance({
-  name: "noisy web (scheduled noise)",
-  create,
-  taskIds: TASKS,
-  seeds: [1, 2],
-  chooseAction: (_o: Observation, i: number) => SCRIPT[i % SCRIPT.length] as Action,
-  invalidActions: [
-    { type: "click", elementId: "99999" },
-    { type: "click", x: 5000, y: 10 },
-    { type: "move", direction: "left" },
-    { type: "uci", move: "e2e4" },
-    { type: "key", keys: "NoSuchKey" },
-  ],
-  steps: 4,
-  timeoutMs: 120_000,
-});
+for (const { name, plan } of PLANS) {
+  describeEnvironmentConformance({
+    name: `noisy web (scheduled noise: ${name})`,
+    create: create(plan),
+    taskIds: TASKS,
+    seeds: [1, 2],
+    chooseAction: (_o: Observation, i: number) => SCRIPT[i % SCRIPT.length] as Action,
+    invalidActions: [
+      { type: "click", elementId: "99999" },
+      { type: "click", x: 5000, y: 10 },
+      { type: "move", direction: "left" },
+      { type: "uci", move: "e2e4" },
+      { type: "key", keys: "NoSuchKey" },
+    ],
+    steps: 4,
+    timeoutMs: 120_000,
+  });
+}
 
-describe("the conformance schedule is live", () => {
+describe("the conformance schedules are live", () => {
   let env: NoisyEnvironment;
   beforeAll(async () => {
-    env = await create();
+    env = await create([])();
   }, 60_000);
   afterAll(async () => {
     await env?.close();
   }, 60_000);
 
-  it("applies every planned event in the suite's episodes (none refused) and sees some recovered", {
-    timeout: 120_000,
+  it("applies every planned event in the suites' episodes (none refused) and sees some recovered", {
+    timeout: 240_000,
   }, async () => {
-    for (const taskId of TASKS) {
-      await env.reset({ taskId, seed: 1 });
-      for (const action of SCRIPT) await env.step(action);
-      const events = env.events();
-      expect(events.map((e) => e.generator).sort(), taskId).toEqual(PLAN.map(([g]) => g).sort());
-      expect(
-        events.filter((e) => e.refused !== undefined),
-        taskId,
-      ).toEqual([]);
-      expect(
-        events.some((e) => e.recoveredAt !== null),
-        taskId,
-      ).toBe(true);
+    for (const { name, plan, recovers } of PLANS) {
+      for (const taskId of TASKS) {
+        const where = `${name} on ${taskId}`;
+        env.setSchedule(scheduleFor(plan)(taskId, 1));
+        await env.reset({ taskId, seed: 1 });
+        for (const action of SCRIPT) await env.step(action);
+        const events = env.events();
+        expect(events.map((e) => e.generator).sort(), where).toEqual(plan.map(([g]) => g).sort());
+        expect(
+          events.filter((e) => e.refused !== undefined),
+          where,
+        ).toEqual([]);
+        if (recovers)
+          expect(
+            events.some((e) => e.recoveredAt !== null),
+            where,
+          ).toBe(true);
+      }
     }
   });
 

@@ -7,14 +7,42 @@ import { createProgress } from "../progress.ts";
 import { printDiscovery } from "./demo-summary.ts";
 import { printSearchSummary } from "./search-summary.ts";
 
-const DEFAULT_TASKS = [
-  "click-checkboxes",
-  "login-user",
-  "enter-password",
-  "settings-toggles",
-  "shop-buy",
-  "form-wizard",
-];
+/** Which environment family the demo runs on, with its model-free policy and default tasks. */
+export interface DemoProfile {
+  env: "web" | "terminal";
+  policy: "heuristic" | "template";
+  /** The default task ids (loaded when the demo starts). */
+  tasks: () => Promise<string[]>;
+  /** How the tasks are named in progress lines ("web tasks"). */
+  label: string;
+}
+
+export const WEB_DEMO: DemoProfile = {
+  env: "web",
+  policy: "heuristic",
+  tasks: async () => [
+    "click-checkboxes",
+    "login-user",
+    "enter-password",
+    "settings-toggles",
+    "shop-buy",
+    "form-wizard",
+  ],
+  label: "web tasks",
+};
+
+/** The terminal suite (every task, both tiers) with the command-template policy. */
+export const TERMINAL_DEMO: DemoProfile = {
+  env: "terminal",
+  policy: "template",
+  tasks: async () => {
+    const { createTerminalSuite } = await import("../../envs/terminal/index.ts");
+    return createTerminalSuite()
+      .list()
+      .map((t) => t.id);
+  },
+  label: "terminal tasks",
+};
 
 export interface EnvsDemoFlags {
   store: string;
@@ -26,28 +54,36 @@ export interface EnvsDemoFlags {
 }
 
 /**
- * The ENVS pipeline on embedded defaults: verified search over a handful of built-in web tasks with the
- * heuristic policy, the balanced SFT export, an evaluation of the same base policy, and the search's
- * discovery rate beside base pass@1 / pass@8 and the base policy at matched environment steps.
+ * The ENVS pipeline on embedded defaults: verified search over built-in tasks with the profile's
+ * model-free policy (web: a handful of tasks, heuristic policy; terminal: the whole suite, template
+ * policy), the balanced SFT export, an evaluation of the same base policy, and the search's discovery
+ * rate beside base pass@1 / pass@8 and the base policy at matched environment steps, per tier.
  */
-export async function runEnvsDemo(ctx: CliContext, flags: EnvsDemoFlags): Promise<void> {
+export async function runEnvsDemo(
+  ctx: CliContext,
+  flags: EnvsDemoFlags,
+  profile: DemoProfile = WEB_DEMO,
+): Promise<void> {
   const o = ctx.out();
   const config = resolveRunConfig(
     {},
     {
-      env: "web",
-      tasks: flags.tasks ? flags.tasks.split(",").map((s) => s.trim()) : DEFAULT_TASKS,
-      policy: "heuristic",
+      env: profile.env,
+      tasks: flags.tasks ? flags.tasks.split(",").map((s) => s.trim()) : await profile.tasks(),
+      policy: profile.policy,
       episodes: Number(flags.rollouts),
       seed: flags.seed,
       store: flags.store,
       search: { maxLiveEnvs: 2, maxNodesPerTree: Number(flags.maxNodes) },
     },
     "demo",
+    { episodes: "--rollouts" },
   );
   await withRunner(ctx, config.store, config.seed, async (deps) => {
     const tasks = config.tasks as string[];
-    o.line(`1/3 search: ${tasks.length} web tasks, heuristic policy, ≤ ${flags.maxNodes} nodes per tree`);
+    o.line(
+      `1/3 search: ${tasks.length} ${profile.label}, ${profile.policy} policy, ≤ ${flags.maxNodes} nodes per tree`,
+    );
     const progress = createProgress(tasks.length, {
       json: o.json,
       label: "search",
@@ -82,7 +118,7 @@ export async function runEnvsDemo(ctx: CliContext, flags: EnvsDemoFlags): Promis
     });
     o.line(`${sft.records} step examples from ${sft.perTask.filter((t) => t.records > 0).length} tasks`);
 
-    o.line(`\n3/3 eval: the base heuristic policy, ${config.episodes} rollouts per task at T=1`);
+    o.line(`\n3/3 eval: the base ${profile.policy} policy, ${config.episodes} rollouts per task at T=1`);
     const evaluation = await executeEval(deps, { config, ks: [1, 8], entropy: { states: 0, samples: 0 } });
     warnIfInterrupted(o, { status: evaluation.status, kind: "eval", id: evaluation.runId }, config.store);
     const comparison = discoveryAtMatchedSteps(

@@ -1,18 +1,20 @@
 import type { Command } from "commander";
 import { UserError } from "../../core/index.ts";
 import type { CliContext } from "../context.ts";
-import { runEnvsDemo } from "./demo-envs.ts";
+import { runEnvsDemo, TERMINAL_DEMO } from "./demo-envs.ts";
 import { runFrozenLakeDemo } from "./demo-frozenlake.ts";
 
-/** `rehearsal demo [envs|frozenlake]`: the main job on the embedded defaults (no model, no network). */
+/** `rehearsal demo [envs|terminal|frozenlake]`: the main job on the embedded defaults (no model, no network). */
 export function registerDemo(program: Command, ctx: CliContext): void {
   program
     .command("demo [which]")
-    .description("the main job on embedded defaults: envs (web search → SFT → eval, default) or frozenlake")
+    .description(
+      "the main job on embedded defaults: envs (web search → SFT → eval, default), terminal (the same on the terminal suite) or frozenlake",
+    )
     .option("--store <dir>", "run store directory", ".rehearsal")
     .option("--episodes <n>", "frozenlake: episodes per task and policy", "50")
     .option("--rollouts <n>", "envs: base-policy rollouts per task", "8")
-    .option("--tasks <ids>", "envs: comma-separated web task ids")
+    .option("--tasks <ids>", "envs, terminal: comma-separated task ids")
     .option("--max-nodes <n>", "envs: node cap per search tree", "48")
     .option("--out <file>", "envs: SFT file", "rehearsal-sft.jsonl")
     .option("--seed <seed>", "root seed", "0")
@@ -32,7 +34,8 @@ export function registerDemo(program: Command, ctx: CliContext): void {
         const name = which ?? "envs";
         if (name === "frozenlake") return runFrozenLakeDemo(ctx, flags);
         if (name === "envs") return runEnvsDemo(ctx, flags);
-        throw new UserError("demo.unknown", `unknown demo ${name}; choose envs or frozenlake`);
+        if (name === "terminal") return runEnvsDemo(ctx, flags, TERMINAL_DEMO);
+        throw new UserError("demo.unknown", `unknown demo ${name}; choose envs, terminal or frozenlake`);
       },
     );
 }

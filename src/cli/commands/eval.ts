@@ -57,7 +57,7 @@ export function registerEval(program: Command, ctx: CliContext): void {
       const config = configFromFlags(
         flags,
         { episodes: flags.rollouts, temperature: flags.temperature, maxSteps: flags.maxSteps },
-        { policyByEnv: true },
+        { policyByEnv: true, flagNames: { episodes: "--rollouts" } },
       );
       const ks = [...new Set(flags.k)].sort((a, b) => a - b);
       let progress: ReturnType<typeof createProgress> | undefined;

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { executeRun } from "../../runner/index.ts";
 import { type CliContext, warnIfInterrupted, withResumable } from "../context.ts";
-import { floatOption, intOption } from "../options.ts";
+import { floatOption, positiveIntOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
 import { createProgress } from "../progress.ts";
 import {
@@ -23,9 +23,9 @@ export function registerRun(program: Command, ctx: CliContext): void {
   addConfigOptions(
     program.command("run").description("play episodes with a policy and record every step in the run store"),
   )
-    .option("-n, --episodes <n>", "episodes per task", intOption)
+    .option("-n, --episodes <n>", "episodes per task", positiveIntOption)
     .option("--temperature <t>", "policy sampling temperature", floatOption)
-    .option("--max-steps <n>", "step limit per episode (default: the task's)", intOption)
+    .option("--max-steps <n>", "step limit per episode (default: the task's)", positiveIntOption)
     .option("--resume <run>", "continue an interrupted run: play only the episodes it is missing")
     .action(async (flags: RunFlags) => {
       const o = ctx.out();

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { executeSearch, type RunConfig } from "../../runner/index.ts";
 import { type CliContext, warnIfInterrupted, withResumable } from "../context.ts";
-import { floatOption, intOption } from "../options.ts";
+import { floatOption, positiveIntOption } from "../options.ts";
 import { createProgress } from "../progress.ts";
 import {
   addConfigOptions,
@@ -32,7 +32,7 @@ export function registerSearch(program: Command, ctx: CliContext): void {
       .command("search")
       .description("ENVS verified search: branch over behaviourally distinct actions, verify leaves"),
   )
-    .option("--live-envs <n>", "live environments at once (search.maxLiveEnvs)", intOption)
+    .option("--live-envs <n>", "live environments at once (search.maxLiveEnvs)", positiveIntOption)
     .option(
       "--noise-fraction <f>",
       "share of branches with noise from the train generators (search.noiseFraction; web)",

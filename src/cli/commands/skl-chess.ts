@@ -3,7 +3,7 @@ import { runChessSklRl } from "../../experiments/index.ts";
 import type { CliContext } from "../context.ts";
 import { floatOption, intOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
-import { runSklExperiment, seedAndOutDir, sklCommand } from "./skl.ts";
+import { knowledgeOption, runSklExperiment, saveKnowledge, seedAndOutDir, sklCommand } from "./skl.ts";
 
 interface Flags {
   puzzles: number;
@@ -14,6 +14,7 @@ interface Flags {
   rates: number[];
   depth: number;
   kl: string;
+  knowledge: string;
   seed: string;
   outDir: string;
   store: string;
@@ -24,7 +25,7 @@ const wins = (s: { wins: number; puzzles: number; winRate: number }) =>
 
 /** `rehearsal skl chess`: SKL-RL on chess puzzles per expert rate, against the acting policy alone. */
 export function registerSklChess(skl: Command, ctx: CliContext): void {
-  sklCommand(skl, "chess")
+  knowledgeOption(sklCommand(skl, "chess"), "only each rate's knowledge.jsonl in --out-dir")
     .option("--puzzles <n>", "puzzles (rated below --max-rating)", intOption, 10)
     .option("--max-rating <r>", "only puzzles rated below this", intOption, 1000)
     .option("--csv <file>", "a Lichess-format puzzle CSV (default: the built-in sample)")
@@ -55,19 +56,32 @@ export function registerSklChess(skl: Command, ctx: CliContext): void {
         klDirection: flags.kl as "forward",
         ...seedAndOutDir(flags),
       };
-      const { runId, result } = await runSklExperiment(
+      const { runId, result, status } = await runSklExperiment(
         ctx,
         flags,
         "chess",
         options,
-        (o) => runChessSklRl(o),
+        runChessSklRl,
         (r) => ({
           manifest: r.manifest,
           rates: r.rates.map((x) => ({ label: x.label, skl: x.skl, baseline: x.baseline })),
         }),
       );
       const rates = result.rates.map(({ table: _table, ...r }) => r);
-      o.result({ runId, puzzleIds: result.puzzleIds, manifest: result.manifest, rates });
+      const saved = await saveKnowledge(
+        flags,
+        runId,
+        result.rates.map((r) => [r.label, r.table] as const),
+      );
+      const knowledge = saved.storage === "sqlite" ? { knowledge: saved } : {};
+      o.result({
+        runId,
+        status,
+        puzzleIds: result.puzzleIds,
+        manifest: result.manifest,
+        rates,
+        ...knowledge,
+      });
       o.line(
         `SKL-RL on ${result.puzzleIds.length} chess puzzles (N ${flags.n}, H ${flags.h}, Stockfish depth ${flags.depth})`,
       );

@@ -1,12 +1,19 @@
-import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { runFrozenLakeSklExperiment } from "../../experiments/index.ts";
-import { createJsonFilePersistence, knowledgeFilePathFor, tableEntries } from "../../knowledge/index.ts";
+import { writeFileAtomic } from "../../export/index.ts";
+import type { KnowledgeTable } from "../../knowledge/index.ts";
 import type { CliContext } from "../context.ts";
 import { intOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
-import { runSklExperiment, sklCommand, writerOption, writerOptions } from "./skl.ts";
+import {
+  knowledgeOption,
+  runSklExperiment,
+  saveKnowledge,
+  sklCommand,
+  writerOption,
+  writerOptions,
+} from "./skl.ts";
 
 interface Flags {
   slip: string;
@@ -15,6 +22,7 @@ interface Flags {
   iterations: number;
   writer: string;
   episodesPerMap: number;
+  knowledge: string;
   seed: string;
   outDir: string;
   store: string;
@@ -22,7 +30,7 @@ interface Flags {
 
 /** `rehearsal skl frozenlake`: the four SKL loops on slippery FrozenLake, train and held-out maps. */
 export function registerSklFrozenLake(skl: Command, ctx: CliContext): void {
-  writerOption(sklCommand(skl, "frozenlake"))
+  knowledgeOption(writerOption(sklCommand(skl, "frozenlake")), "<store>/<report>-<method>.knowledge.json")
     .option("--slip <kind>", "symmetric (1/3 each) | asymmetric (the paper's P = (0, 2/3))", "symmetric")
     .option("--train-maps <n>", "training maps", intOption, 50)
     .option("--test-maps <n>", "held-out maps", intOption, 50)
@@ -39,7 +47,7 @@ export function registerSklFrozenLake(skl: Command, ctx: CliContext): void {
         episodesPerMap: flags.episodesPerMap,
         seed: flags.seed,
       };
-      const { runId, result } = await runSklExperiment(
+      const { runId, result, status } = await runSklExperiment(
         ctx,
         flags,
         "frozenlake",
@@ -51,16 +59,22 @@ export function registerSklFrozenLake(skl: Command, ctx: CliContext): void {
       const name = `skl-frozenlake-${flags.slip}`;
       const jsonPath = join(flags.outDir, `${name}.json`);
       const svgPath = join(flags.outDir, `${name}.svg`);
-      mkdirSync(flags.outDir, { recursive: true });
-      writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-      writeFileSync(svgPath, svg);
-      const knowledge: Record<string, string> = {};
-      for (const [method, table] of Object.entries(tables)) {
-        if (!table) continue;
-        knowledge[method] = knowledgeFilePathFor(join(flags.store, `${name}-${method}`));
-        await createJsonFilePersistence(knowledge[method]).save(tableEntries(table));
-      }
-      o.result({ runId, report, files: { json: jsonPath, svg: svgPath, knowledge } });
+      writeFileAtomic(jsonPath, "SKL report", `${JSON.stringify(report, null, 2)}\n`);
+      writeFileAtomic(svgPath, "SKL chart", svg);
+      const saved = await saveKnowledge(
+        flags,
+        runId,
+        Object.entries(tables).filter((e): e is [string, KnowledgeTable] => e[1] !== undefined),
+        name,
+      );
+      const files = {
+        json: jsonPath,
+        svg: svgPath,
+        knowledge: saved.tables,
+        knowledgeStorage: saved.storage,
+        ...(saved.database ? { knowledgeDatabase: saved.database } : {}),
+      };
+      o.result({ runId, status, report, files });
       o.line(
         `SKL on FrozenLake (${flags.slip} slip, ${flags.trainMaps} train / ${flags.testMaps} held-out maps, ${flags.iterations} iterations, ${flags.writer} writer), run ${runId}`,
       );

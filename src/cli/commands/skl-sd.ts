@@ -43,10 +43,17 @@ export function registerSklSd(skl: Command, ctx: CliContext): void {
         lambda2: flags.lambda2,
         ...seedAndOutDir(flags),
       };
-      const { runId, result } = await runSklExperiment(ctx, flags, "sd", options, runSklSdPipeline, (r) => ({
-        files: r.manifest.files,
-      }));
-      o.result({ runId, manifest: result.manifest, paths: result.paths });
+      const { runId, result, status } = await runSklExperiment(
+        ctx,
+        flags,
+        "sd",
+        options,
+        runSklSdPipeline,
+        (r) => ({
+          files: r.manifest.files,
+        }),
+      );
+      o.result({ runId, status, manifest: result.manifest, paths: result.paths });
       o.line(
         `SKL-SD on ${flags.maps} FrozenLake maps (${flags.slip} slip, ${flags.writer} writer), run ${runId}: L = PG(D_base) + ${flags.lambda1}·PG(D_distill) + ${flags.lambda2}·SFT(D_reflect)`,
       );

@@ -1,19 +1,19 @@
 import { Chess } from "chess.js";
 import { type Action, UciMoveActionSchema } from "../../core/action.ts";
-import type {
-  Capabilities,
-  Environment,
-  EnvironmentSnapshot,
-  ResetOptions,
-  StepResult,
-} from "../../core/environment.ts";
-import { ResetOptionsSchema } from "../../core/environment.ts";
+import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import { UserError } from "../../core/errors.ts";
 import type { Observation } from "../../core/observation.ts";
 import { createRandom } from "../../core/random.ts";
-import { readSnapshot, stateDigest } from "../../core/snapshot.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
+import {
+  EpisodeSlot,
+  endedStep,
+  episodeEndedError,
+  RecordedEpisodes,
+  resumeEpisode,
+  type SnapshotEnvironment,
+} from "../episode-kit.ts";
 import { type ChessConfig, type ChessConfigInput, parseChessConfig } from "./config.ts";
 import { type Episode, EpisodeStateSchema, observeEpisode, onSolutionLine, saveEpisode } from "./episode.ts";
 import { opponentMove } from "./opponent.ts";
@@ -22,11 +22,8 @@ import { StockfishPool } from "./stockfish-pool.ts";
 import { CHESS_FAMILY, createChessSuite, puzzleOfTask } from "./suite.ts";
 import { verdict } from "./verdict.ts";
 
-export interface ChessEnvironment extends Environment {
+export interface ChessEnvironment extends SnapshotEnvironment {
   readonly config: ChessConfig;
-  snapshot(): Promise<EnvironmentSnapshot>;
-  restore(snapshot: EnvironmentSnapshot): Promise<Observation>;
-  oracleAction(): Promise<Action | null>;
 }
 
 export interface ChessEnvironmentOptions {
@@ -36,11 +33,14 @@ export interface ChessEnvironmentOptions {
   pool?: StockfishPool;
 }
 
-class ChessPuzzles implements ChessEnvironment {
+class ChessPuzzles extends RecordedEpisodes<Episode> implements ChessEnvironment {
   readonly family = CHESS_FAMILY;
   readonly capabilities: Capabilities;
-  private episode: Episode | undefined;
-  private closed = false;
+  protected readonly slot = new EpisodeSlot<Episode>(CHESS_FAMILY, "Chess", (ep) => ({
+    taskId: ep.task.id,
+    seed: ep.seed,
+    state: saveEpisode(ep),
+  }));
   private ownPool: StockfishPool | undefined;
 
   constructor(
@@ -48,6 +48,7 @@ class ChessPuzzles implements ChessEnvironment {
     readonly suite: TaskSuite,
     private readonly sharedPool: StockfishPool | undefined,
   ) {
+    super();
     const usesEngine =
       config.opponent === "stockfish" ||
       (config.opponent === "solution" && config.offLineOpponent === "stockfish");
@@ -57,27 +58,14 @@ class ChessPuzzles implements ChessEnvironment {
   }
 
   async reset(options: ResetOptions): Promise<Observation> {
-    this.ensureOpen("reset");
-    const parsed = ResetOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new UserError(
-        "chess.bad_reset",
-        `Chess reset needs {taskId: string, seed: non-negative integer}; got ${JSON.stringify(options)}.`,
-      );
-    }
-    this.episode = this.freshEpisode(parsed.data.taskId, parsed.data.seed);
-    return this.observe(this.episode);
+    const { taskId, seed } = this.slot.parseReset(options, "{taskId: string, seed: non-negative integer}");
+    return this.observe(this.slot.set(this.freshEpisode(taskId, seed)));
   }
 
   async step(action: Action): Promise<StepResult> {
-    const ep = this.requireEpisode("step");
-    if (ep.status !== "running") {
-      const observation = this.observe(ep, {
-        code: "episode_ended",
-        message: "The chess episode has ended; call reset({taskId, seed}) to start a new one.",
-      });
-      return { observation, reward: 0, ...this.ends(ep), info: { status: ep.status } };
-    }
+    const ep = this.slot.require("step");
+    if (ep.status !== "running")
+      return endedStep(this.observe(ep, episodeEndedError("chess")), this.ends(ep), { status: ep.status });
     ep.agentMoves++;
     ep.lastError = undefined;
     const parsed = UciMoveActionSchema.safeParse(action);
@@ -113,29 +101,16 @@ class ChessPuzzles implements ChessEnvironment {
   }
 
   async evaluate(): Promise<VerifierResult> {
-    return verdict(this.requireEpisode("evaluate"));
-  }
-
-  async fingerprint(): Promise<string> {
-    const ep = this.requireEpisode("fingerprint");
-    const { lastError: _observational, ...state } = saveEpisode(ep);
-    return stateDigest(this.family, ep.task.id, state);
-  }
-
-  async snapshot(): Promise<EnvironmentSnapshot> {
-    const ep = this.requireEpisode("snapshot");
-    return { family: this.family, taskId: ep.task.id, seed: ep.seed, state: saveEpisode(ep) };
+    return verdict(this.slot.require("evaluate"));
   }
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
-    this.ensureOpen("restore");
-    const snap = readSnapshot(snapshot, this.family, EpisodeStateSchema, "chess.bad_snapshot", "Chess");
+    const snap = this.slot.readSnapshot(snapshot, EpisodeStateSchema);
     const ep = this.freshEpisode(snap.taskId, snap.seed);
     const s = snap.state;
     const board = replayBoard(ep.puzzle.fen, s.history);
     if (!board || board.fen() !== s.fen) {
-      throw new UserError(
-        "chess.bad_snapshot",
+      throw this.slot.badSnapshot(
         `Chess snapshot of puzzle "${ep.task.id}" does not replay to its FEN; restore it where it was made.`,
       );
     }
@@ -144,15 +119,12 @@ class ChessPuzzles implements ChessEnvironment {
     ep.agentMoves = s.agentMoves;
     ep.status = s.status;
     ep.reason = s.reason;
-    ep.random.setState(s.random);
-    ep.lastError = s.lastError;
-    this.episode = ep;
-    return this.observe(ep);
+    return this.observe(this.slot.set(resumeEpisode(ep, s)));
   }
 
   /** The next listed solution move while on the line, else Stockfish's best move; null once ended. */
   async oracleAction(): Promise<Action | null> {
-    const ep = this.requireEpisode("oracleAction");
+    const ep = this.slot.require("oracleAction");
     if (ep.status !== "running" || sideToMove(ep.chess) !== ep.agent) return null;
     const listed = ep.puzzle.moves[ep.history.length];
     if (onSolutionLine(ep) && listed !== undefined) return { type: "uci", move: listed };
@@ -162,8 +134,7 @@ class ChessPuzzles implements ChessEnvironment {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.episode = undefined;
+    this.slot.close();
     const own = this.ownPool;
     this.ownPool = undefined;
     if (own) await own.close();
@@ -232,23 +203,6 @@ class ChessPuzzles implements ChessEnvironment {
   private observe(ep: Episode, error?: Observation["error"]): Observation {
     const legalActionLimit = this.config.legalActionLimit;
     return observeEpisode(ep, error === undefined ? { legalActionLimit } : { legalActionLimit, error });
-  }
-
-  private ensureOpen(operation: string): void {
-    if (this.closed) {
-      throw new UserError("chess.closed", `Chess ${operation}() after close(); create a new environment.`);
-    }
-  }
-
-  private requireEpisode(operation: string): Episode {
-    this.ensureOpen(operation);
-    if (!this.episode) {
-      throw new UserError(
-        "chess.not_reset",
-        `Chess ${operation}() before reset(); call reset({taskId, seed}) first.`,
-      );
-    }
-    return this.episode;
   }
 }
 

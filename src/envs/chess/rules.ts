@@ -20,6 +20,15 @@ export function legalUciMoves(chess: Chess): string[] {
     .sort();
 }
 
+/** The legal moves of the side to move in the position `fen`, in UCI, sorted; undefined when `fen` is not a FEN. */
+export function legalUciMovesFromFen(fen: string): string[] | undefined {
+  try {
+    return legalUciMoves(new Chess(fen));
+  } catch {
+    return undefined;
+  }
+}
+
 /** A board from a FEN and the UCI moves played from it. */
 export function replayBoard(fen: string, moves: ReadonlyArray<string>): Chess | undefined {
   const chess = new Chess(fen);

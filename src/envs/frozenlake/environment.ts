@@ -1,18 +1,17 @@
 import { type Action, MoveActionSchema } from "../../core/action.ts";
-import type {
-  Capabilities,
-  Environment,
-  EnvironmentSnapshot,
-  ResetOptions,
-  StepResult,
-} from "../../core/environment.ts";
-import { ResetOptionsSchema } from "../../core/environment.ts";
-import { UserError } from "../../core/errors.ts";
+import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
 import { createRandom } from "../../core/random.ts";
-import { readSnapshot, stateDigest } from "../../core/snapshot.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
+import {
+  EpisodeSlot,
+  endedStep,
+  episodeEndedError,
+  RecordedEpisodes,
+  resumeEpisode,
+  type SnapshotEnvironment,
+} from "../episode-kit.ts";
 import { type FrozenLakeConfig, type FrozenLakeConfigInput, parseFrozenLakeConfig } from "./config.ts";
 import { holeFallProbabilities, isGoodMove, type SlipDynamics, sampleTransition } from "./dynamics.ts";
 import {
@@ -30,12 +29,9 @@ import { createFrozenLakeSuite, FROZENLAKE_FAMILY, mapOfTask } from "./suite.ts"
 const INVALID_ACTION_MESSAGE =
   'FrozenLake accepts only {"type":"move","direction":"left"|"down"|"right"|"up"}';
 
-export interface FrozenLakeEnvironment extends Environment {
+export interface FrozenLakeEnvironment extends SnapshotEnvironment {
   readonly config: FrozenLakeConfig;
   readonly dynamics: SlipDynamics;
-  snapshot(): Promise<EnvironmentSnapshot>;
-  restore(snapshot: EnvironmentSnapshot): Promise<Observation>;
-  oracleAction(): Promise<Action | null>;
 }
 
 export interface FrozenLakeEnvironmentOptions {
@@ -43,12 +39,15 @@ export interface FrozenLakeEnvironmentOptions {
   suite?: TaskSuite;
 }
 
-class FrozenLake implements FrozenLakeEnvironment {
+class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironment {
   readonly family = FROZENLAKE_FAMILY;
   readonly capabilities: Capabilities = { snapshot: true, replay: true, deterministic: true };
   readonly dynamics: SlipDynamics;
-  private episode: Episode | undefined;
-  private closed = false;
+  protected readonly slot = new EpisodeSlot<Episode>(FROZENLAKE_FAMILY, "FrozenLake", (ep) => ({
+    taskId: ep.task.id,
+    seed: ep.seed,
+    state: saveEpisode(ep),
+  }));
   private readonly maps = new Map<string, FrozenLakeMap>();
   private readonly distances = new Map<string, Int32Array>();
 
@@ -56,31 +55,22 @@ class FrozenLake implements FrozenLakeEnvironment {
     readonly config: FrozenLakeConfig,
     readonly suite: TaskSuite,
   ) {
+    super();
     this.dynamics = config.dynamics;
   }
 
   async reset(options: ResetOptions): Promise<Observation> {
-    this.ensureOpen("reset");
-    const parsed = ResetOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new UserError(
-        "frozenlake.bad_reset",
-        `FrozenLake reset needs {taskId: string, seed: non-negative integer, maxSteps?: positive integer}; got ${JSON.stringify(options)}.`,
-      );
-    }
-    this.episode = this.freshEpisode(parsed.data.taskId, parsed.data.seed, parsed.data.maxSteps);
-    return this.observe(this.episode);
+    const { taskId, seed, maxSteps } = this.slot.parseReset(
+      options,
+      "{taskId: string, seed: non-negative integer, maxSteps?: positive integer}",
+    );
+    return this.observe(this.slot.set(this.freshEpisode(taskId, seed, maxSteps)));
   }
 
   async step(action: Action): Promise<StepResult> {
-    const ep = this.requireEpisode("step");
-    if (ep.terminated || ep.truncated) {
-      const observation = this.observe(ep, {
-        code: "episode_ended",
-        message: "The FrozenLake episode has ended; call reset({taskId, seed}) to start a new one.",
-      });
-      return { observation, reward: 0, terminated: ep.terminated, truncated: ep.truncated, info: {} };
-    }
+    const ep = this.slot.require("step");
+    if (ep.terminated || ep.truncated)
+      return endedStep(this.observe(ep, episodeEndedError("FrozenLake")), ep);
     const from = { ...ep.cell };
     const holeProbabilities = holeFallProbabilities(ep.map, from, this.dynamics);
     const move = MoveActionSchema.safeParse(action);
@@ -121,7 +111,7 @@ class FrozenLake implements FrozenLakeEnvironment {
   }
 
   async evaluate(): Promise<VerifierResult> {
-    const ep = this.requireEpisode("evaluate");
+    const ep = this.slot.require("evaluate");
     const at = `(${ep.cell.row}, ${ep.cell.col})`;
     const metrics = { steps: ep.steps };
     switch (episodeStatus(ep)) {
@@ -156,32 +146,13 @@ class FrozenLake implements FrozenLakeEnvironment {
     }
   }
 
-  async fingerprint(): Promise<string> {
-    const ep = this.requireEpisode("fingerprint");
-    const { lastError: _observational, ...state } = saveEpisode(ep);
-    return stateDigest(this.family, ep.task.id, state);
-  }
-
-  async snapshot(): Promise<EnvironmentSnapshot> {
-    const ep = this.requireEpisode("snapshot");
-    return { family: this.family, taskId: ep.task.id, seed: ep.seed, state: saveEpisode(ep) };
-  }
-
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
-    this.ensureOpen("restore");
-    const snap = readSnapshot(
-      snapshot,
-      this.family,
-      EpisodeStateSchema,
-      "frozenlake.bad_snapshot",
-      "FrozenLake",
-    );
+    const snap = this.slot.readSnapshot(snapshot, EpisodeStateSchema);
     const s = snap.state;
     const ep = this.freshEpisode(snap.taskId, snap.seed, s.horizon);
     const problem = episodeStateProblem(ep.map, s, ep.horizon);
     if (problem !== undefined) {
-      throw new UserError(
-        "frozenlake.bad_snapshot",
+      throw this.slot.badSnapshot(
         `FrozenLake restore(): the snapshot of task "${ep.task.id}" is not a state an episode can reach: ${problem}. Restore only snapshots that snapshot() made on this task's map, unedited.`,
       );
     }
@@ -189,14 +160,11 @@ class FrozenLake implements FrozenLakeEnvironment {
     ep.steps = s.steps;
     ep.terminated = s.terminated;
     ep.truncated = s.truncated;
-    ep.random.setState(s.random);
-    ep.lastError = s.lastError;
-    this.episode = ep;
-    return this.observe(ep);
+    return this.observe(this.slot.set(resumeEpisode(ep, s)));
   }
 
   async oracleAction(): Promise<Action | null> {
-    const ep = this.requireEpisode("oracleAction");
+    const ep = this.slot.require("oracleAction");
     if (ep.terminated || ep.truncated) return null;
     let distances = this.distances.get(ep.map.digest);
     if (!distances) {
@@ -208,8 +176,7 @@ class FrozenLake implements FrozenLakeEnvironment {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.episode = undefined;
+    this.slot.close();
   }
 
   private freshEpisode(taskId: string, seed: number, maxSteps: number | undefined): Episode {
@@ -237,26 +204,6 @@ class FrozenLake implements FrozenLakeEnvironment {
   private observe(ep: Episode, error?: ActionError): Observation {
     const showCoordinates = this.config.showCoordinates;
     return observeEpisode(ep, error === undefined ? { showCoordinates } : { showCoordinates, error });
-  }
-
-  private ensureOpen(operation: string): void {
-    if (this.closed) {
-      throw new UserError(
-        "frozenlake.closed",
-        `FrozenLake ${operation}() after close(); create a new environment.`,
-      );
-    }
-  }
-
-  private requireEpisode(operation: string): Episode {
-    this.ensureOpen(operation);
-    if (!this.episode) {
-      throw new UserError(
-        "frozenlake.not_reset",
-        `FrozenLake ${operation}() before reset(); call reset({taskId, seed}) first.`,
-      );
-    }
-    return this.episode;
   }
 }
 

@@ -27,6 +27,13 @@ export const TerminalLimitsSchema = z
       .positive()
       .max(1024 * 1024 * 1024)
       .default(16 * 1024 * 1024),
+    /**
+     * just-bash's secondary guard that patches JavaScript globals (eval, Function, timers, process)
+     * while each command runs. Off by default: it costs about a millisecond per command, and the
+     * sandbox does not rest on it (the file system is in memory, no network is configured, and no
+     * command evaluates JavaScript or Python: those interpreters are not enabled).
+     */
+    defenseInDepth: z.boolean().default(false),
   })
   .strict();
 export type TerminalLimits = z.infer<typeof TerminalLimitsSchema>;

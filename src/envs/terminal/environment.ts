@@ -1,20 +1,12 @@
 import type { Action } from "../../core/action.ts";
 import { ShellActionSchema } from "../../core/action.ts";
-import type {
-  Capabilities,
-  Environment,
-  EnvironmentSnapshot,
-  ResetOptions,
-  StepResult,
-} from "../../core/environment.ts";
-import { ResetOptionsSchema } from "../../core/environment.ts";
-import { UserError } from "../../core/errors.ts";
+import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import { canonicalJson, sha256Hex } from "../../core/hash.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
 import { createRandom, type Random, restoreRandom } from "../../core/random.ts";
-import { readSnapshot, stateDigest } from "../../core/snapshot.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
+import { EpisodeSlot, endedStep, episodeEndedError, type SnapshotEnvironment } from "../episode-kit.ts";
 import { parseTerminalConfig, type TerminalConfig, type TerminalConfigInput } from "./config.ts";
 import { renderTerminalText, type TerminalState, TerminalStateSchema, truncateOutput } from "./episode.ts";
 import { createSandboxShell, type SandboxShell, type SavedEntry } from "./sandbox.ts";
@@ -40,11 +32,8 @@ export const TERMINAL_BASE_ENV: Readonly<Record<string, string>> = {
   PWD: HOME,
 };
 
-export interface TerminalEnvironment extends Environment {
+export interface TerminalEnvironment extends SnapshotEnvironment {
   readonly config: TerminalConfig;
-  snapshot(): Promise<EnvironmentSnapshot>;
-  restore(snapshot: EnvironmentSnapshot): Promise<Observation>;
-  oracleAction(): Promise<Action | null>;
   /** The structured state (file tree with sizes and digests, cwd, last exit code). */
   stateView(): Promise<TerminalStateView>;
 }
@@ -56,6 +45,20 @@ interface Live {
   shell: SandboxShell;
   random: Random;
   state: Omit<TerminalState, "entries" | "random">;
+  /** The file tree (sizes, digests) of file-system version `version`, kept until a command changes it. */
+  tree?: { version: number; tree: TerminalStateView["tree"]; treeJson: string };
+}
+
+/** The structured tree of the live file system, recomputed only after the file system changed. */
+async function liveTree(live: Live): Promise<NonNullable<Live["tree"]>> {
+  const version = live.shell.version;
+  if (live.tree?.version === version) return live.tree;
+  const { tree } = stateViewOf(await live.shell.save(), "/", null);
+  for (const node of tree) Object.freeze(node);
+  Object.freeze(tree);
+  const computed = { version, tree, treeJson: canonicalJson(tree) };
+  if (live.shell.version === version) live.tree = computed;
+  return computed;
 }
 
 function worldEntries(world: TaskWorld): SavedEntry[] {
@@ -75,8 +78,7 @@ function worldEntries(world: TaskWorld): SavedEntry[] {
 class Terminal implements TerminalEnvironment {
   readonly family = TERMINAL_FAMILY;
   readonly capabilities: Capabilities = { snapshot: true, replay: true, deterministic: true };
-  private live: Live | undefined;
-  private closed = false;
+  private readonly slot = new EpisodeSlot<Live>(TERMINAL_FAMILY, "Terminal");
 
   constructor(
     readonly config: TerminalConfig,
@@ -84,19 +86,11 @@ class Terminal implements TerminalEnvironment {
   ) {}
 
   async reset(options: ResetOptions): Promise<Observation> {
-    this.ensureOpen("reset");
-    const parsed = ResetOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new UserError(
-        "terminal.bad_reset",
-        `Terminal reset needs {taskId: string, seed: non-negative integer}; got ${JSON.stringify(options)}.`,
-      );
-    }
-    const { taskId, seed } = parsed.data;
+    const { taskId, seed } = this.slot.parseReset(options, "{taskId: string, seed: non-negative integer}");
     this.suite.get(taskId);
     const spec = terminalTaskSpec(taskId);
     const world = buildTerminalWorld(spec, seed);
-    this.live = {
+    const live = this.slot.set({
       spec,
       world,
       seed,
@@ -112,26 +106,15 @@ class Terminal implements TerminalEnvironment {
         last: null,
         transcript: [],
       },
-    };
-    return this.observe(this.live);
+    });
+    return this.observe(live);
   }
 
   async step(action: Action): Promise<StepResult> {
-    const live = this.requireLive("step");
+    const live = this.slot.require("step");
     const s = live.state;
-    if (s.terminated || s.truncated) {
-      const error = {
-        code: "episode_ended",
-        message: "The terminal episode has ended; call reset({taskId, seed}).",
-      };
-      return {
-        observation: await this.observe(live, error),
-        reward: 0,
-        terminated: s.terminated,
-        truncated: s.truncated,
-        info: {},
-      };
-    }
+    if (s.terminated || s.truncated)
+      return endedStep(await this.observe(live, episodeEndedError("terminal", ".")), s);
     s.steps++;
     const horizon = live.spec.maxSteps ?? this.config.horizon;
     let reward = 0;
@@ -196,7 +179,7 @@ class Terminal implements TerminalEnvironment {
   }
 
   async evaluate(): Promise<VerifierResult> {
-    const live = this.requireLive("evaluate");
+    const live = this.slot.require("evaluate");
     const view = new FsView(await live.shell.save());
     const result = verifyTerminal(live.spec, live.world, view, live.state.answer);
     if (live.state.outcome === "fail")
@@ -205,51 +188,45 @@ class Terminal implements TerminalEnvironment {
   }
 
   async fingerprint(): Promise<string> {
-    const live = this.requireLive("fingerprint");
-    const { last: _l, transcript: _t, lastError: _e, ...rest } = live.state;
+    const live = this.slot.require("fingerprint");
+    const { last: _l, transcript: _t, ...rest } = live.state;
     const state = { ...rest, entries: await live.shell.save(), random: live.random.getState() };
-    return stateDigest(this.family, live.spec.id, { seed: live.seed, ...state });
+    return this.slot.fingerprintOf(live.spec.id, { seed: live.seed, ...state });
   }
 
   async stateView(): Promise<TerminalStateView> {
-    const live = this.requireLive("stateView");
-    return stateViewOf(await live.shell.save(), live.state.cwd, live.state.last?.exitCode ?? null);
+    const live = this.slot.require("stateView");
+    const { tree } = await liveTree(live);
+    return { cwd: live.state.cwd, lastExitCode: live.state.last?.exitCode ?? null, tree };
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {
-    const live = this.requireLive("snapshot");
+    const live = this.slot.require("snapshot");
     const state: TerminalState = {
       ...structuredClone(live.state),
-      entries: await live.shell.save(),
+      entries: (await live.shell.save()).map((e) => ({ ...e })),
       random: live.random.getState(),
     };
-    return { family: this.family, taskId: live.spec.id, seed: live.seed, state };
+    return this.slot.snapshotOf(live.spec.id, live.seed, state);
   }
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
-    this.ensureOpen("restore");
-    const snap = readSnapshot(
-      snapshot,
-      this.family,
-      TerminalStateSchema,
-      "terminal.bad_snapshot",
-      "Terminal",
-    );
+    const snap = this.slot.readSnapshot(snapshot, TerminalStateSchema);
     const spec = terminalTaskSpec(snap.taskId);
     const { entries, random, ...state } = snap.state;
-    this.live = {
+    const live = this.slot.set({
       spec,
       world: buildTerminalWorld(spec, snap.seed),
       seed: snap.seed,
       shell: await createSandboxShell(this.config.limits, entries as SavedEntry[]),
       random: restoreRandom(random, `${TERMINAL_FAMILY}|${snap.taskId}|${snap.seed}|shell`),
       state: structuredClone(state),
-    };
-    return this.observe(this.live);
+    });
+    return this.observe(live);
   }
 
   async oracleAction(): Promise<Action | null> {
-    const live = this.requireLive("oracleAction");
+    const live = this.slot.require("oracleAction");
     const s = live.state;
     if (s.terminated || s.truncated) return null;
     const next = live.world.oracle[s.oracleCursor];
@@ -258,8 +235,7 @@ class Terminal implements TerminalEnvironment {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.live = undefined;
+    this.slot.close();
   }
 
   private async observe(live: Live, error?: ActionError): Promise<Observation> {
@@ -271,13 +247,15 @@ class Terminal implements TerminalEnvironment {
       : s.truncated
         ? "truncated"
         : "running";
-    const entries = await live.shell.save();
-    const view = stateViewOf(entries, s.cwd, s.last?.exitCode ?? null);
+    const { tree, treeJson } = await liveTree(live);
+    // Equal to canonicalJson({cwd, tree}) without re-sorting the unchanged tree.
+    const keyJson = `{"cwd":${JSON.stringify(s.cwd)},"tree":${treeJson}}`;
+    const view: TerminalStateView = { cwd: s.cwd, lastExitCode: s.last?.exitCode ?? null, tree };
     const shown = error ?? s.lastError;
     return {
       text: renderTerminalText({ cwd: s.cwd, last: s.last, transcript: s.transcript, status }),
       instruction: live.world.instruction,
-      stateKey: `terminal:${live.spec.id}:${sha256Hex(canonicalJson({ cwd: s.cwd, tree: view.tree })).slice(0, 16)}`,
+      stateKey: `terminal:${live.spec.id}:${sha256Hex(keyJson).slice(0, 16)}`,
       data: {
         cwd: s.cwd,
         exitCode: s.last?.exitCode ?? null,
@@ -288,26 +266,6 @@ class Terminal implements TerminalEnvironment {
       },
       ...(shown ? { error: { ...shown } } : {}),
     };
-  }
-
-  private ensureOpen(operation: string): void {
-    if (this.closed) {
-      throw new UserError(
-        "terminal.closed",
-        `Terminal ${operation}() after close(); create a new environment.`,
-      );
-    }
-  }
-
-  private requireLive(operation: string): Live {
-    this.ensureOpen(operation);
-    if (!this.live) {
-      throw new UserError(
-        "terminal.not_reset",
-        `Terminal ${operation}() before reset(); call reset({taskId, seed}) first.`,
-      );
-    }
-    return this.live;
   }
 }
 

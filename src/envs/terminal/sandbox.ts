@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   Bash,
   BashTransformPipeline,
@@ -14,15 +15,55 @@ import type { TerminalLimits } from "./config.ts";
  * The sandboxed shell: just-bash on an in-memory file system. Nothing reaches the real disk (the only
  * file system is `InMemoryFs`), the network (no `network` option, so `curl`/`wget` do not exist) or
  * real processes (every command is TypeScript). Determinism: file times read as the fixed clock, `date`
- * prints the fixed clock, `sleep` returns at once, and `$RANDOM` reads from the episode's seeded stream.
+ * prints the fixed clock, `sleep` returns at once, and `$RANDOM` and awk's `rand()` read from the episode's
+ * seeded stream.
  */
 
 /** The fixed clock of every terminal episode: 2024-01-01T00:00:00Z. */
 export const FIXED_EPOCH_SECONDS = 1_704_067_200;
 const FIXED_DATE = new Date(FIXED_EPOCH_SECONDS * 1000);
 
-/** Reports every modification time as the fixed clock (`ls -l`, `stat`, `find -newer` are stable). */
+/** Every `InMemoryFs` method that changes the file system (each bumps `FixedClockFs.version`). */
+const MUTATORS = [
+  "writeFile",
+  "writeFileSync",
+  "writeFileLazy",
+  "appendFile",
+  "mkdir",
+  "mkdirSync",
+  "rm",
+  "cp",
+  "mv",
+  "chmod",
+  "symlink",
+  "link",
+  "utimes",
+] as const satisfies ReadonlyArray<keyof InMemoryFs>;
+
+/**
+ * Reports every modification time as the fixed clock (`ls -l`, `stat`, `find -newer` are stable), and
+ * counts changes: `version` moves on every call of a mutating method (before and after it), so a saved
+ * copy of the tree stays valid while the version is unchanged.
+ */
 class FixedClockFs extends InMemoryFs {
+  version = 0;
+
+  constructor(...args: ConstructorParameters<typeof InMemoryFs>) {
+    super(...args);
+    const methods = this as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const name of MUTATORS) {
+      const original = methods[name]?.bind(this);
+      if (!original) continue;
+      methods[name] = (...a: unknown[]) => {
+        this.version++;
+        const result = original(...a);
+        if (result instanceof Promise) return result.finally(() => this.version++);
+        this.version++;
+        return result;
+      };
+    }
+  }
+
   override async stat(path: string): Promise<FsStat> {
     return { ...(await super.stat(path)), mtime: FIXED_DATE };
   }
@@ -98,6 +139,28 @@ class SeededSpecials implements TransformPlugin {
   }
 }
 
+/**
+ * The stream `Math.random` reads while a command that mentions awk runs (awk's `rand()` calls it, and
+ * just-bash offers no way to seed it): a stream derived from one draw of the episode's, so other
+ * commands leave the episode stream as before. The dispatcher is installed once; outside such a
+ * command it is the original `Math.random`. Async context, not a swapped global, so interleaved
+ * commands of several environments each draw from their own stream. awk's code is loaded once per
+ * process before the first such command, so that loading it draws nothing from a command's stream.
+ */
+const commandRandom = new AsyncLocalStorage<Random>();
+let dispatcherInstalled = false;
+let awkLoaded = false;
+
+function installRandomDispatcher(): void {
+  if (dispatcherInstalled) return;
+  dispatcherInstalled = true;
+  const original = Math.random;
+  Math.random = () => {
+    const random = commandRandom.getStore();
+    return random ? random.next() : original();
+  };
+}
+
 /** One file system entry as saved in snapshots (text when it is valid UTF-8, otherwise base64). */
 export interface SavedEntry {
   path: string;
@@ -131,6 +194,7 @@ const BUDGET_PATTERN =
 /** A shell whose file system starts from `entries` (the default layout is added by just-bash). */
 export class SandboxShell {
   private readonly bash: Bash;
+  private readonly fs: FixedClockFs;
   private readonly specials = new SeededSpecials();
   /** Applied only to commands that mention `RANDOM` or `SECONDS` (a transform costs a re-parse). */
   private readonly pipeline = new BashTransformPipeline().use(this.specials);
@@ -139,7 +203,9 @@ export class SandboxShell {
     private readonly limits: TerminalLimits,
     entries: ReadonlyArray<SavedEntry>,
   ) {
+    installRandomDispatcher();
     const fs = new FixedClockFs(undefined, { maxTotalBytes: limits.maxFileSystemBytes });
+    this.fs = fs;
     const commands: CustomCommand[] = [dateCommand];
     this.bash = new Bash({
       fs,
@@ -147,6 +213,7 @@ export class SandboxShell {
       customCommands: commands,
       sleep: async () => {},
       processInfo: { pid: 1000, ppid: 999, uid: 1000, gid: 1000 },
+      defenseInDepth: limits.defenseInDepth,
       executionLimits: {
         maxCommandCount: limits.maxCommandCount,
         maxLoopIterations: limits.maxLoopIterations,
@@ -178,7 +245,7 @@ export class SandboxShell {
 
   /** Finishes construction (symlinks and directory modes need the async API). */
   async ready(): Promise<this> {
-    const fs = this.bash.fs;
+    const fs = this.fs;
     for (const e of this.pendingLinks) await fs.symlink(e.target ?? "", e.path);
     for (const e of this.modes) await fs.chmod(e.path, e.mode);
     this.pendingLinks = [];
@@ -208,7 +275,16 @@ export class SandboxShell {
     try {
       // No abort signal (it slows every command): just-bash's own deadline stops the command; the
       // watchdog only guarantees that the step returns.
-      const exec = this.bash.exec(script, { cwd, env, replaceEnv: true });
+      const usesAwk = /awk/.test(command);
+      if (usesAwk && !awkLoaded) {
+        awkLoaded = true;
+        await this.bash.exec("awk 'BEGIN {}'", { cwd: "/", env: {}, replaceEnv: true });
+      }
+      const exec = usesAwk
+        ? commandRandom.run(random.derive("awk", random.int(2 ** 30)), () =>
+            this.bash.exec(script, { cwd, env, replaceEnv: true }),
+          )
+        : this.bash.exec(script, { cwd, env, replaceEnv: true });
       const result = await Promise.race([exec, watchdog]);
       if (result === "timeout") {
         exec.catch(() => undefined);
@@ -235,9 +311,27 @@ export class SandboxShell {
     }
   }
 
-  /** Every non-system entry, sorted by path. */
-  async save(): Promise<SavedEntry[]> {
-    const fs = this.bash.fs;
+  /** Moves whenever the file system changes; equal versions mean an identical tree. */
+  get version(): number {
+    return this.fs.version;
+  }
+
+  /**
+   * Every non-system entry, sorted by path. The array is shared while the file system is unchanged
+   * (read-only for callers: copy before editing); commands that only read cost no re-copy.
+   */
+  async save(): Promise<ReadonlyArray<SavedEntry>> {
+    const version = this.fs.version;
+    if (this.saved?.version === version) return this.saved.entries;
+    const entries = await this.readEntries();
+    if (this.fs.version === version) this.saved = { version, entries };
+    return entries;
+  }
+
+  private saved: { version: number; entries: ReadonlyArray<SavedEntry> } | undefined;
+
+  private async readEntries(): Promise<SavedEntry[]> {
+    const fs = this.fs;
     const paths = (fs.getAllPaths?.() ?? []).filter((p) => p !== "/" && !isSystemPath(p)).sort();
     const out: SavedEntry[] = [];
     for (const path of paths) {

@@ -1,63 +1,17 @@
 import type { Dialog, Page } from "playwright-core";
-import { z } from "zod";
 import type { Action, ActionError, PerturbationEffectParsed, PerturbationStatus } from "../../core/index.ts";
 import type { Episode } from "./episode.ts";
-import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
+import { type DialogState, type NoiseHost, type NoiseState, NoiseStateSchema } from "./noise-state.ts";
+import { NoiseTabs, newTab, TAB_KEY, type TabView } from "./noise-tabs.ts";
 import { withTimeout } from "./web-errors.ts";
 
 /**
  * The browser side of perturbations for one episode: native dialogs held open through Playwright's
- * dialog events, noise tabs the layer opens and types into, a temporarily shrunk viewport and scroll
- * jumps. Page widgets live in page/noise.js (`window.__rhNoise`); this class drives it. All of it is
- * plain data (`save`/`restore`) so that snapshots and replays reproduce the perturbed state.
+ * dialog events, noise tabs the layer opens and types into (noise-tabs.ts), a temporarily shrunk
+ * viewport and scroll jumps. Page widgets live in page/noise.js (`window.__rhNoise`); this class
+ * drives it. All of it is plain data (`save`/`restore`, noise-state.ts) so that snapshots and replays
+ * reproduce the perturbed state.
  */
-
-const TabStateSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  text: z.string(),
-  typed: z.number().int().nonnegative(),
-  charsPerStep: z.number().int().positive(),
-  returnAfter: z.number().int().positive().nullable(),
-  age: z.number().int().nonnegative(),
-  focus: z.boolean(),
-  endedBy: z.string().nullable(),
-});
-type TabState = z.infer<typeof TabStateSchema>;
-
-const DialogStateSchema = z.object({
-  id: z.string(),
-  type: z.enum(["alert", "confirm", "prompt"]),
-  message: z.string(),
-  defaultValue: z.string().nullable(),
-  typed: z.string().nullable(),
-});
-type DialogState = z.infer<typeof DialogStateSchema>;
-
-export const NoiseStateSchema = z.object({
-  /** page/noise.js state (widgets), null when no widget was ever added. */
-  layer: z.unknown().nullable(),
-  dialog: DialogStateSchema.nullable(),
-  tabs: z.array(TabStateSchema),
-  /** 0: the task page; i: tabs[i - 1]. */
-  active: z.number().int().nonnegative(),
-  viewport: z
-    .object({ id: z.string(), width: z.number(), height: z.number(), left: z.number().int() })
-    .nullable(),
-  /** Perturbations that end as they happen (scroll jumps), and ended dialogs / viewports. */
-  ended: z.array(z.object({ id: z.string(), endedBy: z.string() })),
-});
-export type NoiseState = z.infer<typeof NoiseStateSchema>;
-
-/** What the environment lends the layer: guarded evaluation in the task page, its viewport. */
-export interface NoiseHost {
-  evalTask<T>(expression: string): Promise<T>;
-  defaultViewport: { width: number; height: number };
-  timeoutMs: number;
-}
-
-/** Keys that switch tabs while a noise tab is open: Control+1…9, Control+Tab, Control+Shift+Tab, Control+W. */
-const TAB_KEY = /^(?:control|ctrl|meta|cmd)\+(?:(shift)\+)?(tab|w|[1-9])$/i;
 
 type EffectOf<K> = Extract<PerturbationEffectParsed, { kind: K }>;
 
@@ -66,36 +20,26 @@ function newDialog(id: string, e: EffectOf<"native_dialog">): DialogState {
   return { id, type: e.dialog, message: e.message, defaultValue: e.defaultValue ?? null, typed: null };
 }
 
-/** A noise tab about to open with its first characters typed; a background tab ends at once. */
-function newTab(id: string, e: EffectOf<"tab">): TabState {
-  const typed = Math.min(e.text.length, e.charsPerStep);
-  const returnAfter = e.focus ? (e.returnAfter ?? null) : null;
-  const common = { id, title: e.title, text: e.text, typed, charsPerStep: e.charsPerStep, returnAfter };
-  return { ...common, age: 0, focus: e.focus, endedBy: e.focus ? null : "background" };
-}
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c] as string);
-
 export class EpisodePerturbations {
   private layerUsed = false;
   private dialog: (DialogState & { handle: Dialog | null }) | null = null;
-  private readonly tabs: Array<TabState & { page: Page }> = [];
-  private active = 0;
+  private readonly tabs: NoiseTabs;
   private viewport: NoiseState["viewport"] = null;
   private readonly ended: Array<{ id: string; endedBy: string }> = [];
 
   constructor(
     private readonly ep: Episode,
     private readonly host: NoiseHost,
-  ) {}
+  ) {
+    this.tabs = new NoiseTabs(ep, host, () => this.currentViewport);
+  }
 
   /** Whether anything was ever applied (clean episodes skip every per-step call). */
   get used(): boolean {
     return (
       this.layerUsed ||
       this.dialog !== null ||
-      this.tabs.length > 0 ||
+      this.tabs.used ||
       this.viewport !== null ||
       this.ended.length > 0
     );
@@ -108,11 +52,11 @@ export class EpisodePerturbations {
 
   /** The page the agent acts on and sees: the task page, or a noise tab that has the focus. */
   get activePage(): Page {
-    return this.active === 0 ? this.ep.handle.page : (this.tabs[this.active - 1] as { page: Page }).page;
+    return this.tabs.activePage ?? this.ep.handle.page;
   }
 
   get onNoiseTab(): boolean {
-    return this.active !== 0;
+    return this.tabs.onNoiseTab;
   }
 
   get currentViewport(): { width: number; height: number } {
@@ -144,8 +88,7 @@ export class EpisodePerturbations {
         await this.openDialog(newDialog(id, effect));
         return null;
       case "tab":
-        await this.openTab(newTab(id, effect));
-        if (effect.focus) this.active = this.tabs.length;
+        await this.tabs.open(newTab(id, effect));
         return null;
       case "scroll_jump":
         await this.host.evalTask(`(() => { window.scrollBy(0, ${effect.dy}); return true; })()`);
@@ -175,31 +118,6 @@ export class EpisodePerturbations {
     this.dialog = { ...state, handle };
   }
 
-  private async openTab(state: TabState): Promise<void> {
-    this.ep.handle.allowPages += 1;
-    const page = await this.ep.handle.context.newPage();
-    await page.setViewportSize(this.currentViewport);
-    await page.setContent(
-      `<!doctype html><html><head><title>${escapeHtml(state.title)}</title></head><body>` +
-        `<h1>${escapeHtml(state.title)}</h1><textarea id="note" aria-label="Note" rows="8" cols="60"></textarea></body></html>`,
-    );
-    await page.evaluate(`(() => { if (!window.__rh) { ${PAGE_AGENT_SOURCE} } return true; })()`);
-    this.tabs.push({ ...state, page });
-    await this.writeTab(this.tabs.length - 1);
-  }
-
-  private async writeTab(index: number): Promise<void> {
-    const tab = this.tabs[index];
-    if (!tab) return;
-    await withTimeout(
-      tab.page.evaluate(
-        `(() => { const t = document.getElementById("note"); t.value = ${JSON.stringify(tab.text.slice(0, tab.typed))}; return true; })()`,
-      ),
-      this.host.timeoutMs,
-      "typing into a noise tab",
-    );
-  }
-
   // ------------------------------------------------------------------ per step
 
   /**
@@ -209,21 +127,7 @@ export class EpisodePerturbations {
   async advance(): Promise<boolean> {
     if (this.dialog) return false;
     let changed = this.layerUsed && (await this.host.evalTask<boolean>("window.__rhNoise.tick()"));
-    for (let i = 0; i < this.tabs.length; i++) {
-      const tab = this.tabs[i] as TabState & { page: Page };
-      if (tab.endedBy === "closed") continue;
-      tab.age += 1;
-      if (tab.typed < tab.text.length) {
-        tab.typed = Math.min(tab.text.length, tab.typed + tab.charsPerStep);
-        await this.writeTab(i);
-        changed = true;
-      }
-      if (this.active === i + 1 && tab.returnAfter !== null && tab.age >= tab.returnAfter) {
-        this.active = 0;
-        tab.endedBy = "auto";
-        changed = true;
-      }
-    }
+    if (await this.tabs.advance()) changed = true;
     if (this.viewport) {
       this.viewport.left -= 1;
       if (this.viewport.left <= 0) {
@@ -243,11 +147,11 @@ export class EpisodePerturbations {
   async intercept(action: Action): Promise<ActionError | null | undefined> {
     if (this.dialog) return this.dialogAction(action);
     if (action.type !== "key") return undefined;
-    if (this.tabs.some((t) => t.endedBy !== "closed")) {
+    if (this.tabs.anyOpen) {
       const m = TAB_KEY.exec(action.keys.replace(/\s+/g, ""));
-      if (m) return this.tabKey(Boolean(m[1]), (m[2] as string).toLowerCase());
+      if (m) return this.tabs.key(Boolean(m[1]), (m[2] as string).toLowerCase());
     }
-    if (this.layerUsed && this.active === 0 && /^(escape|esc)$/i.test(action.keys.trim())) {
+    if (this.layerUsed && !this.tabs.onNoiseTab && /^(escape|esc)$/i.test(action.keys.trim())) {
       const consumed = await this.host.evalTask<boolean>("window.__rhNoise.escape()");
       if (consumed) return null;
     }
@@ -281,40 +185,13 @@ export class EpisodePerturbations {
     return null;
   }
 
-  private async tabKey(shift: boolean, key: string): Promise<ActionError | null> {
-    const open = [0, ...this.tabs.flatMap((t, i) => (t.endedBy === "closed" ? [] : [i + 1]))];
-    const at = Math.max(0, open.indexOf(this.active));
-    let next = this.active;
-    if (key === "tab") next = open[(at + (shift ? open.length - 1 : 1)) % open.length] as number;
-    else if (key === "w") {
-      if (this.active === 0)
-        return { code: "tab_not_closable", message: "the task's own tab cannot be closed" };
-      const tab = this.tabs[this.active - 1] as TabState & { page: Page };
-      tab.endedBy = "closed";
-      await tab.page.close().catch(() => {});
-      next = 0;
-    } else {
-      const n = Number(key);
-      next = n === 9 ? (open[open.length - 1] as number) : (open[n - 1] ?? this.active);
-    }
-    if (next === 0 && this.active !== 0) {
-      const tab = this.tabs[this.active - 1] as TabState;
-      if (tab.endedBy === null) tab.endedBy = key === "w" ? "closed" : "refocus";
-    }
-    this.active = next;
-    return null;
-  }
-
   // ------------------------------------------------------------------ reading
 
   status(layer: ReadonlyArray<PerturbationStatus>): PerturbationStatus[] {
     const out: PerturbationStatus[] = [...layer];
     for (const e of this.ended) out.push({ id: e.id, active: false, endedBy: e.endedBy });
     if (this.dialog) out.push({ id: this.dialog.id, active: true });
-    this.tabs.forEach((t, i) => {
-      const stealing = this.active === i + 1;
-      out.push({ id: t.id, active: stealing, ...(t.endedBy ? { endedBy: t.endedBy } : {}) });
-    });
+    out.push(...this.tabs.status());
     if (this.viewport) out.push({ id: this.viewport.id, active: true });
     return out;
   }
@@ -335,16 +212,10 @@ export class EpisodePerturbations {
         `Browser dialog (${this.dialog.type}): ${JSON.stringify(this.dialog.message)} — press Enter to accept or Escape to dismiss`,
       );
     }
-    const open = this.tabs.flatMap((t, i) => (t.endedBy === "closed" ? [] : [{ t, index: i + 1 }]));
-    if (open.length > 0) {
-      const tabs = [
-        { index: 1, title: "Task", active: this.active === 0 },
-        ...open.map((o, j) => ({ index: j + 2, title: o.t.title, active: this.active === o.index })),
-      ];
-      data.tabs = tabs;
-      lines.push(
-        `Tabs: ${tabs.map((t) => `${t.index} ${JSON.stringify(t.title)}${t.active ? " (active)" : ""}`).join(" · ")} — switch with Control+1…Control+9`,
-      );
+    const strip = this.tabs.describe();
+    if (strip) {
+      data.tabs = strip.tabs;
+      lines.push(strip.line);
     }
     if (this.viewport) data.viewport = { width: this.viewport.width, height: this.viewport.height };
     return { data, lines };
@@ -365,13 +236,19 @@ export class EpisodePerturbations {
         JSON.stringify({
           layer: this.layerUsed ? layer : null,
           dialog: this.dialog ? { ...this.dialog, handle: undefined } : null,
-          tabs: this.tabs.map(({ page: _p, ...t }) => t),
-          active: this.active,
+          ...this.tabs.save(),
           viewport: this.viewport,
           ended: this.ended,
         }),
       ),
     );
+  }
+
+  /** `save(layer)` plus what the agent did inside the noise tabs: what a snapshot carries. */
+  async saveForSnapshot(layer: unknown): Promise<NoiseState> {
+    const state = this.save(layer);
+    if (state.tabs.length > 0) state.tabPages = await this.tabs.savePages();
+    return state;
   }
 
   /** Re-creates a saved perturbation state in a freshly reset episode (page state already restored). */
@@ -382,13 +259,12 @@ export class EpisodePerturbations {
     }
   }
 
-  async restoreRest(state: NoiseState): Promise<void> {
-    for (const t of state.tabs) await this.openTab(t);
-    for (let i = 0; i < state.tabs.length; i++) {
-      const t = state.tabs[i] as TabState;
-      if (t.endedBy === "closed") await (this.tabs[i] as { page: Page }).page.close().catch(() => {});
-    }
-    this.active = state.active;
+  /**
+   * Re-opens the saved noise tabs (with the focus where it was) and the shrunk viewport, after the
+   * layer and the page's element state: everything the restored view shows but a native dialog.
+   */
+  async restoreTabsAndViewport(state: NoiseState): Promise<void> {
+    await this.tabs.restore(state);
     this.ended.push(...state.ended);
     if (state.viewport) {
       this.viewport = { ...state.viewport };
@@ -397,19 +273,16 @@ export class EpisodePerturbations {
         height: state.viewport.height,
       });
     }
+  }
+
+  /** Re-opens a saved native dialog (last: it blocks the task page). */
+  async restoreDialog(state: NoiseState): Promise<void> {
     if (state.dialog) await this.openDialog(state.dialog);
   }
 
   /** The noise tab's view parts (axtree, focus, URL, title) when it has the focus. */
-  async tabView(): Promise<{ axtree: string; focused: string; title: string; href: string }> {
-    const page = this.activePage;
-    return withTimeout(
-      page.evaluate(
-        `(async () => { await window.__rh.settle(); return { axtree: window.__rh.axtree(), focused: window.__rh.focused(), title: document.title, href: "noise-tab:" + document.title }; })()`,
-      ) as Promise<{ axtree: string; focused: string; title: string; href: string }>,
-      this.host.timeoutMs,
-      "reading a noise tab",
-    );
+  tabView(): Promise<TabView> {
+    return this.tabs.view();
   }
 
   async closeAll(): Promise<void> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NoiseStateSchema } from "./perturbations.ts";
+import { NoiseStateSchema } from "./noise-state.ts";
 
 /** What a web snapshot's `state` holds (opaque to callers; validated on restore). */
 export const SnapshotStateSchema = z.object({

@@ -1,8 +1,6 @@
 import type { Page } from "playwright-core";
 import {
   type Action,
-  type ActionError,
-  ActionSchema,
   type Capabilities,
   canonicalJson,
   type Environment,
@@ -32,11 +30,12 @@ import { translateOracleAction } from "./oracle.ts";
 import { agentCall, type PageGlobals } from "./page-agent.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
 import { scoreGlobals } from "./score.ts";
-import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
 import type { WebSuite } from "./suite.ts";
 import type { TaskServer } from "./task-server.ts";
 import { browserCrashed, pageUnresponsive, WEB_ERROR_CODES } from "./web-errors.ts";
 import { WebPerturbable } from "./web-perturbable.ts";
+import { fingerprintPartsOf, parseSnapshotState, restoreInto, snapshotOf } from "./web-snapshot.ts";
+import { endedStep, stepEpisode } from "./web-step.ts";
 
 export interface WebEnvironmentMetrics {
   episodes: number;
@@ -158,55 +157,10 @@ export class WebEnvironment implements Environment, Perturbable {
 
   async step(action: Action): Promise<StepResult> {
     const ep = this.live("step");
-    if (ep.ended !== null && ep.last) {
-      const observation = {
-        ...ep.last,
-        error: {
-          code: "episode_ended",
-          message: `the episode has ended (${ep.ended}); reset to start another`,
-        },
-      };
-      return {
-        observation,
-        reward: 0,
-        terminated: ep.ended !== "truncated",
-        truncated: ep.ended === "truncated",
-        info: {},
-      };
-    }
-    const parsed = ActionSchema.safeParse(action);
-    const error: ActionError | null = parsed.success
-      ? await this.perturbable.act(ep, parsed.data)
-      : { code: "invalid_action", message: parsed.error.issues[0]?.message ?? "invalid action" };
-    ep.steps += 1;
-    this.totals.steps += 1;
-    const view = await this.io.view(ep, true);
-    if (view.globals.done) ep.ended = "page";
-    else if (!error && (action.type === "done" || action.type === "fail")) ep.ended = action.type;
-    const limit = ep.task.maxSteps;
-    let truncated = false;
-    if (ep.ended === null && this.config.enforceMaxSteps && limit !== undefined && ep.steps >= limit) {
-      ep.ended = "truncated";
-      truncated = true;
-    }
-    const terminated = ep.ended !== null && !truncated;
-    const score = scoreGlobals(view.globals, ep.task);
-    const observation = await this.io.observe(ep, error ?? undefined, view);
-    return {
-      observation,
-      reward: terminated ? score.reward : 0,
-      terminated,
-      truncated,
-      info: {
-        step: ep.steps,
-        rawReward: view.globals.rawReward,
-        wobDone: view.globals.done,
-        reason: view.globals.reason,
-        blockedRequests: ep.handle.blocked.count,
-        ...(ep.handle.blocked.urls.length > 0 ? { blockedUrls: [...ep.handle.blocked.urls] } : {}),
-        ...(error ? { actionError: error.code } : {}),
-      },
-    };
+    if (ep.ended !== null && ep.last) return endedStep(ep, ep.last);
+    return stepEpisode(this.io, this.perturbable, this.config, ep, action, () => {
+      this.totals.steps += 1;
+    });
   }
 
   async evaluate(): Promise<VerifierResult> {
@@ -225,87 +179,20 @@ export class WebEnvironment implements Environment, Perturbable {
     return sha256Hex(canonicalJson(await this.fingerprintParts()));
   }
 
-  /**
-   * What `fingerprint()` hashes: the port-free URL, the full axtree, the focused element, a DOM dump
-   * with live form values, the task globals (without the time-scaled reward) and whether the episode
-   * ended. Useful to explain a replay mismatch.
-   */
+  /** What `fingerprint()` hashes (see web-snapshot.ts); useful to explain a replay mismatch. */
   async fingerprintParts(): Promise<Record<string, unknown>> {
-    const ep = this.live("fingerprint");
-    const noise = ep.noise;
-    if (!noise?.used) return this.io.pageFingerprint(ep);
-    if (ep.frozen) return { ...ep.frozen.fingerprint, noise: noise.save(ep.frozen.layer) };
-    const parts = await this.io.pageFingerprint(ep);
-    const layer = await this.io.readLayer(ep, "fingerprint");
-    const tab = noise.onNoiseTab ? await this.io.guard(ep, "fingerprint", () => noise.tabView()) : null;
-    return { ...parts, noise: noise.save(layer), ...(tab ? { tab } : {}) };
+    return fingerprintPartsOf(this.io, this.live("fingerprint"));
   }
 
   async snapshot(): Promise<EnvironmentSnapshot> {
-    const ep = this.live("snapshot");
-    const saved = ep.frozen
-      ? ep.frozen.saved
-      : await this.io.guard(ep, "snapshot", () => this.io.savePage(ep));
-    const url = this.io.relativeUrl(saved.href);
-    if (!saved.supported || url !== this.suite.entryPath(ep.task.id)) {
-      throw new EnvironmentError(
-        WEB_ERROR_CODES.snapshotUnsupported,
-        `task ${ep.task.id} cannot be snapshot at ${url}: the page lacks rehearsalSaveState/rehearsalRestoreState ` +
-          "or has navigated away from its entry page. Use replay (reset + prefix) instead.",
-      );
-    }
-    const state: SnapshotState = {
-      url,
-      page: saved.page ?? null,
-      extra: saved.extra,
-      steps: ep.steps,
-      ended: ep.ended,
-      blocked: ep.handle.blocked.count,
-    };
-    if (ep.noise?.used) {
-      const layer = ep.frozen ? ep.frozen.layer : await this.io.readLayer(ep, "snapshot");
-      state.noise = ep.noise.save(layer);
-    }
-    return {
-      family: this.family,
-      taskId: ep.task.id,
-      seed: ep.seed,
-      state: JSON.parse(JSON.stringify(state)),
-    };
+    return snapshotOf(this.io, this.suite, this.family, this.live("snapshot"));
   }
 
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
     const snap = EnvironmentSnapshotSchema.parse(snapshot);
-    const parsed = SnapshotStateSchema.safeParse(snap.state);
-    if (snap.family !== this.family || !parsed.success) {
-      throw new UserError("env.snapshot_invalid", `not a web environment snapshot (family ${snap.family})`);
-    }
+    const state = parseSnapshotState(snap, this.family);
     const ep = await this.open({ taskId: snap.taskId, seed: snap.seed });
-    const s = parsed.data;
-    const noiseState = s.noise;
-    const noise = noiseState ? this.perturbable.of(ep) : null;
-    await this.io.guard(ep, "restore", async () => {
-      await this.io.eval(
-        ep,
-        `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); return true; })()`,
-      );
-      // The noise layer first: an in-flow host before <body> is part of the element paths restored next.
-      if (noise && noiseState) await noise.restoreLayer(noiseState);
-      await this.io.eval(
-        ep,
-        `(() => { window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`,
-      );
-    });
-    let view = await this.io.view(ep, true);
-    if (noise && noiseState) {
-      if (noiseState.dialog) await this.io.freeze(ep, view);
-      await this.io.guard(ep, "restore", () => noise.restoreRest(noiseState));
-      if (ep.frozen) view = ep.frozen.view;
-    }
-    ep.steps = s.steps;
-    ep.ended = s.ended;
-    ep.handle.blocked.count = s.blocked;
-    return this.io.observe(ep, undefined, view);
+    return restoreInto(this.io, this.perturbable, ep, state);
   }
 
   async oracleAction(): Promise<Action | null> {

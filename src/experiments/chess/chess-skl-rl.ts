@@ -1,12 +1,13 @@
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../core/errors.ts";
 import { type ChessEnvironment, createChessEnvironment } from "../../envs/chess/chess-environment.ts";
 import { StockfishPool } from "../../envs/chess/stockfish-pool.ts";
 import { createChessSuite } from "../../envs/chess/suite.ts";
-import { writeValidatedJsonl } from "../../export/skl-jsonl.ts";
+import { writeFileAtomic } from "../../export/output-file.ts";
+import { SKL_DATASET_OPERATION, writeValidatedJsonl } from "../../export/skl-jsonl.ts";
 import { KnowledgeEntrySchema } from "../../knowledge/knowledge-entry.ts";
 import { createKnowledgeTable, type KnowledgeTable, tableEntries } from "../../knowledge/knowledge-table.ts";
+import { type EpisodeRecorder, memoryRecorder, unlessStopped } from "../../knowledge/play-episode.ts";
 import { round6 } from "../../knowledge/statistics.ts";
 import { createMixedEnginePolicy } from "../../policies/chess-simulation-policy.ts";
 import { runBaselineEpisode, runSklEpisode } from "./episode.ts";
@@ -52,6 +53,8 @@ export interface SklChessResult {
   puzzleIds: string[];
   rates: SklRateResult[];
   manifest: string;
+  /** True when a stop request ended the run early: `rates` (and the files) hold the completed rates. */
+  interrupted: boolean;
   /** Engine processes started, and their pids (all stopped when the run returns). */
   engine: { started: number; pids: number[] };
 }
@@ -86,17 +89,30 @@ function choosePuzzles(o: SklChessOptions): string[] {
   return [...o.puzzleIds];
 }
 
+/** What the caller provides: the run the real episodes are recorded in (default: an in-memory store). */
+export interface SklChessDeps {
+  recorder?: EpisodeRecorder;
+}
+
 /**
  * SKL-RL on chess puzzles, once per expert rate: localized simulation (N branches of H moves from each
  * real state, mixed engine policy at the rate), z_hat written to a knowledge table keyed by FEN, acting
- * from z_hat, and for comparison the acting policy alone. Writes per rate `trajectories.jsonl` (GRPO),
- * `distill.jsonl` ((z, z_hat) pairs) and `knowledge.jsonl`, plus `manifest.json`; every record is
- * validated. Deterministic for a seed (Stockfish at a fixed depth, one thread). One engine pool serves all
- * environments and is closed before returning (also on failure). Throws a UserError on bad options.
+ * from z_hat, and for comparison the acting policy alone. The real episodes (SKL-RL and baseline) go
+ * through the shared episode loop and are recorded in the recorder's run; simulation branches stay in
+ * memory. Writes per rate `trajectories.jsonl` (GRPO), `distill.jsonl` ((z, z_hat) pairs) and
+ * `knowledge.jsonl`, plus `manifest.json`; every record is validated, every file replaced atomically.
+ * Deterministic for a seed (Stockfish at a fixed depth, one thread). When the recorder's signal aborts,
+ * the rate in flight is dropped and the manifest lists the completed ones (`interrupted: true`). One
+ * engine pool serves all environments and is closed before returning (also on failure). Throws a
+ * UserError on bad options.
  */
-export async function runChessSklRl(input: SklChessOptionsInput): Promise<SklChessResult> {
+export async function runChessSklRl(
+  input: SklChessOptionsInput,
+  deps: SklChessDeps = {},
+): Promise<SklChessResult> {
   const o = parseSklChessOptions(input);
   const puzzleIds = choosePuzzles(o);
+  const recorder = deps.recorder ?? memoryRecorder(String(o.seed), "skl-chess");
   const pool = new StockfishPool({ depth: o.engineDepth, size: 1 });
   const config = {
     maxAgentMoves: o.maxAgentMoves,
@@ -115,71 +131,94 @@ export async function runChessSklRl(input: SklChessOptionsInput): Promise<SklChe
     const simulator = open();
     const baselineEnv = open();
     const rates: SklRateResult[] = [];
+    let episodeIndex = 0;
     for (const expertRate of o.expertRates) {
-      const label = rateLabel(expertRate);
-      const dir = join(o.outDir, label);
-      const table = createKnowledgeTable();
-      const simulationPolicy = createMixedEnginePolicy({ expertRate, pool, name: `sim-${label}` });
-      const actingPolicy = createMixedEnginePolicy({ expertRate, pool, name: `act-${label}` });
-      const trajectories: SklTrajectoryRecord[] = [];
-      const pairs: SklDistillRecord[] = [];
-      const perPuzzle: SklRateResult["perPuzzle"] = [];
-      for (const puzzleId of puzzleIds) {
-        const episode = await runSklEpisode({
-          real,
-          simulator,
-          table,
-          simulationPolicy,
-          actingPolicy,
-          puzzleId,
+      const rate = await unlessStopped(recorder, async (): Promise<SklRateResult> => {
+        const label = rateLabel(expertRate);
+        const dir = join(o.outDir, label);
+        const table = createKnowledgeTable();
+        const simulationPolicy = createMixedEnginePolicy({ expertRate, pool, name: `sim-${label}` });
+        const actingPolicy = createMixedEnginePolicy({ expertRate, pool, name: `act-${label}` });
+        const trajectories: SklTrajectoryRecord[] = [];
+        const pairs: SklDistillRecord[] = [];
+        const perPuzzle: SklRateResult["perPuzzle"] = [];
+        for (const puzzleId of puzzleIds) {
+          const shared = { actingPolicy, puzzleId, expertRate, seed: o.seed, recorder };
+          const limits = { maxSteps: o.maxAgentMoves };
+          const episode = await runSklEpisode({
+            ...shared,
+            ...limits,
+            real,
+            simulator,
+            table,
+            simulationPolicy,
+            episodeIndex: episodeIndex++,
+            n: o.n,
+            h: o.h,
+            klDirection: o.klDirection,
+          });
+          trajectories.push(episode.trajectory);
+          pairs.push(...episode.pairs);
+          const base = o.baseline
+            ? await runBaselineEpisode({
+                ...shared,
+                ...limits,
+                real: baselineEnv,
+                episodeIndex: episodeIndex++,
+              })
+            : null;
+          perPuzzle.push({
+            puzzleId,
+            sklReward: episode.trajectory.reward,
+            baselineReward: base?.reward ?? null,
+          });
+        }
+        const files = {
+          trajectories: join(dir, "trajectories.jsonl"),
+          distill: join(dir, "distill.jsonl"),
+          knowledge: join(dir, "knowledge.jsonl"),
+        };
+        writeValidatedJsonl(files.trajectories, SklTrajectoryRecordSchema, trajectories);
+        writeValidatedJsonl(files.distill, SklDistillRecordSchema, pairs);
+        writeValidatedJsonl(files.knowledge, KnowledgeEntrySchema, tableEntries(table));
+        return {
           expertRate,
-          seed: o.seed,
-          n: o.n,
-          h: o.h,
-          klDirection: o.klDirection,
-        });
-        trajectories.push(episode.trajectory);
-        pairs.push(...episode.pairs);
-        const base = o.baseline
-          ? await runBaselineEpisode({ real: baselineEnv, actingPolicy, puzzleId, expertRate, seed: o.seed })
-          : null;
-        perPuzzle.push({
-          puzzleId,
-          sklReward: episode.trajectory.reward,
-          baselineReward: base?.reward ?? null,
-        });
-      }
-      const files = {
-        trajectories: join(dir, "trajectories.jsonl"),
-        distill: join(dir, "distill.jsonl"),
-        knowledge: join(dir, "knowledge.jsonl"),
-      };
-      writeValidatedJsonl(files.trajectories, SklTrajectoryRecordSchema, trajectories);
-      writeValidatedJsonl(files.distill, SklDistillRecordSchema, pairs);
-      writeValidatedJsonl(files.knowledge, KnowledgeEntrySchema, tableEntries(table));
-      rates.push({
-        expertRate,
-        label,
-        skl: stats(perPuzzle.map((p) => p.sklReward)),
-        baseline: o.baseline ? stats(perPuzzle.map((p) => p.baselineReward ?? 0)) : null,
-        realSteps: trajectories.reduce((a, t) => a + t.steps.length, 0),
-        branches: trajectories.reduce((a, t) => a + t.steps.reduce((b, s) => b + s.simulations.length, 0), 0),
-        files,
-        table,
-        perPuzzle,
+          label,
+          skl: stats(perPuzzle.map((p) => p.sklReward)),
+          baseline: o.baseline ? stats(perPuzzle.map((p) => p.baselineReward ?? 0)) : null,
+          realSteps: trajectories.reduce((a, t) => a + t.steps.length, 0),
+          branches: trajectories.reduce(
+            (a, t) => a + t.steps.reduce((b, s) => b + s.simulations.length, 0),
+            0,
+          ),
+          files,
+          table,
+          perPuzzle,
+        };
       });
+      if (!rate) break;
+      rates.push(rate);
     }
+    const interrupted = rates.length < o.expertRates.length;
     const manifest = join(o.outDir, "manifest.json");
-    writeFileSync(manifest, `${JSON.stringify(manifestOf(o, puzzleIds, rates), null, 2)}\n`);
+    const text = `${JSON.stringify(manifestOf(o, puzzleIds, rates, interrupted), null, 2)}\n`;
+    writeFileAtomic(manifest, SKL_DATASET_OPERATION, text);
     pids = pool.pids();
-    return { options: o, puzzleIds, rates, manifest, engine: { started: pool.started, pids } };
+    return {
+      options: o,
+      puzzleIds,
+      rates,
+      manifest,
+      interrupted,
+      engine: { started: pool.started, pids },
+    };
   } finally {
     for (const env of envs) await env.close();
     await pool.close();
   }
 }
 
-function manifestOf(o: SklChessOptions, puzzleIds: string[], rates: SklRateResult[]) {
+function manifestOf(o: SklChessOptions, puzzleIds: string[], rates: SklRateResult[], interrupted: boolean) {
   return {
     kind: "skl-rl-chess-manifest",
     method: "SKL-RL with localized parallel simulation (seed 001)",
@@ -207,5 +246,6 @@ function manifestOf(o: SklChessOptions, puzzleIds: string[], rates: SklRateResul
         knowledge: `${r.label}/knowledge.jsonl`,
       },
     })),
+    ...(interrupted ? { interrupted: true } : {}),
   };
 }

@@ -1,8 +1,8 @@
-import { Chess } from "chess.js";
 import type { Observation } from "../../core/observation.ts";
 import type { Policy } from "../../core/policy.ts";
-import { createRandom } from "../../core/random.ts";
+import { createRandom, type Random } from "../../core/random.ts";
 import type { ChessEnvironment } from "../../envs/chess/chess-environment.ts";
+import { legalUciMovesFromFen } from "../../envs/chess/rules.ts";
 import type { SimulationKnowledgeFields } from "../../knowledge/simulation-knowledge.ts";
 import type { SklStep } from "./records.ts";
 
@@ -15,14 +15,19 @@ export interface ActingContext {
   seed: number;
 }
 
-/** The acting policy's move at real step `step` (its generator is keyed by seed, rate, puzzle, step). */
+/** The acting policy's generator at real step `step` (keyed by seed, rate, puzzle, step). */
+export function actingRandom(ctx: Omit<ActingContext, "real" | "actingPolicy">, step: number): Random {
+  return createRandom("skl-rl", "act", ctx.seed, ctx.expertRate, ctx.puzzleId, step);
+}
+
+/** The acting policy's move at real step `step` (drawn from `actingRandom`). */
 export async function actingMove(
   policy: Policy,
   ctx: ActingContext,
   observation: Observation,
   step: number,
 ): Promise<string | null> {
-  const random = createRandom("skl-rl", "act", ctx.seed, ctx.expertRate, ctx.puzzleId, step);
+  const random = actingRandom(ctx, step);
   const task = ctx.real.suite.get(ctx.puzzleId);
   const proposal = await policy.propose(
     { task, observation, history: [], stepIndex: step },
@@ -34,15 +39,7 @@ export async function actingMove(
 
 function legalMoves(observation: Observation): string[] {
   const fen = observation.data?.fen;
-  if (typeof fen !== "string") return [];
-  try {
-    return new Chess(fen)
-      .moves({ verbose: true })
-      .map((m) => m.lan)
-      .sort();
-  } catch {
-    return [];
-  }
+  return typeof fen === "string" ? (legalUciMovesFromFen(fen) ?? []) : [];
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   type PlayedEpisode,
   type PlayedStep,
   playEpisode,
+  unlessStopped,
 } from "../../knowledge/play-episode.ts";
 import {
   bootstrapEpisode,
@@ -63,6 +64,8 @@ export interface SklSdResult {
   paths: Record<keyof typeof SD_FILES, string>;
   records: { base: SdActionRecord[]; distill: SdActionRecord[]; reflect: SdReflectRecord[] };
   table: KnowledgeTable;
+  /** True when a stop request ended the pipeline early: the files hold the completed iterations. */
+  interrupted: boolean;
 }
 
 function writerFor(options: SklSdOptions, deps: SklSdDeps): KnowledgeWriter {
@@ -142,7 +145,8 @@ function actingRecords(
  * bootstrapping sweep (optionally on a uniform sample of states), then a retry of the task with the
  * refined knowledge pre-filled; a successful retry → D_distill (prompts without the pre-filled
  * knowledge) and the sweep's updates → D_reflect. Writes three TRL conversational JSONL files and a
- * manifest (λ1, λ2, counts, options). Deterministic: the same options give byte-identical files.
+ * manifest (λ1, λ2, counts, options). Deterministic: the same options give byte-identical files. When the
+ * recorder's signal aborts, the completed iterations are written (the manifest says `interrupted: true`).
  */
 export async function runSklSdPipeline(input: SklSdOptionsInput, deps: SklSdDeps = {}): Promise<SklSdResult> {
   const options = parseSklSdOptions(input);
@@ -174,60 +178,73 @@ export async function runSklSdPipeline(input: SklSdOptionsInput, deps: SklSdDeps
   const tasks = suite.list();
   const records: SklSdResult["records"] = { base: [], distill: [], reflect: [] };
   const iterations: SklSdIterationStats[] = [];
+  let interrupted = false;
   try {
     for (let iteration = 0; iteration < options.iterations; iteration++) {
-      const base: PlayedEpisode[] = [];
-      for (const task of tasks)
-        base.push(await play(setup, task, `sd:base:${task.id}:i${iteration}`, iteration));
-      for (const e of base) {
-        if (e.success) records.base.push(...actingRecords(setup, e, "base", iteration, true));
-        const transitions = e.steps.map(({ observation: _o, nextObservation: _n, ...t }) => t);
-        buffer.add({ id: e.id, taskId: e.taskId, epoch: iteration, transitions });
-      }
-      const failed = base.filter((e) => !e.success && e.steps.length > 0);
-      const states = distinctStates(failed);
-      const sample = sampleStates(
-        states,
-        options.sampleFraction,
-        createRandom(String(options.seed), "sd-sample", iteration),
-      );
-      const stats: SklSdIterationStats = {
-        iteration,
-        baseEpisodes: base.length,
-        baseSuccesses: base.length - base.filter((e) => !e.success).length,
-        failed: failed.length,
-        statesConsidered: states.length,
-        statesSampled: sample.size,
-        updates: 0,
-        retries: 0,
-        retrySuccesses: 0,
-      };
-      for (const episode of failed) {
-        const updates = await bootstrapEpisode(sweep, episode, iteration, sample);
-        stats.updates += updates.length;
-        const task = suite.get(episode.taskId);
-        const retry = await play(setup, task, `sd:retry:${task.id}:i${iteration}`, iteration);
-        stats.retries += 1;
-        if (!retry.success) continue;
-        stats.retrySuccesses += 1;
-        records.distill.push(...actingRecords(setup, retry, "distill", iteration, false));
-        for (const u of updates) {
-          records.reflect.push(
-            reflectRecord(u.prompt, {
-              dataset: "reflect",
-              iteration,
-              taskId: episode.taskId,
-              episodeId: episode.id,
-              stateKey: u.key,
-              mode: u.mode,
-              writer: u.writer,
-              oldKnowledge: u.oldKnowledge,
-              newKnowledge: u.newKnowledge,
-            }),
-          );
+      // An iteration's records are kept only when it completes (a stop request drops the one in flight).
+      const staged: SklSdResult["records"] = { base: [], distill: [], reflect: [] };
+      const stats = await unlessStopped(recorder, async () => {
+        const base: PlayedEpisode[] = [];
+        for (const task of tasks)
+          base.push(await play(setup, task, `sd:base:${task.id}:i${iteration}`, iteration));
+        for (const e of base) {
+          if (e.success) staged.base.push(...actingRecords(setup, e, "base", iteration, true));
+          const transitions = e.steps.map(({ observation: _o, nextObservation: _n, ...t }) => t);
+          buffer.add({ id: e.id, taskId: e.taskId, epoch: iteration, transitions });
         }
+        const failed = base.filter((e) => !e.success && e.steps.length > 0);
+        const states = distinctStates(failed);
+        const sample = sampleStates(
+          states,
+          options.sampleFraction,
+          createRandom(String(options.seed), "sd-sample", iteration),
+        );
+        const stats: SklSdIterationStats = {
+          iteration,
+          baseEpisodes: base.length,
+          baseSuccesses: base.length - base.filter((e) => !e.success).length,
+          failed: failed.length,
+          statesConsidered: states.length,
+          statesSampled: sample.size,
+          updates: 0,
+          retries: 0,
+          retrySuccesses: 0,
+        };
+        for (const episode of failed) {
+          const updates = await bootstrapEpisode(sweep, episode, iteration, sample);
+          stats.updates += updates.length;
+          const task = suite.get(episode.taskId);
+          const retry = await play(setup, task, `sd:retry:${task.id}:i${iteration}`, iteration);
+          stats.retries += 1;
+          if (!retry.success) continue;
+          stats.retrySuccesses += 1;
+          staged.distill.push(...actingRecords(setup, retry, "distill", iteration, false));
+          for (const u of updates) {
+            staged.reflect.push(
+              reflectRecord(u.prompt, {
+                dataset: "reflect",
+                iteration,
+                taskId: episode.taskId,
+                episodeId: episode.id,
+                stateKey: u.key,
+                mode: u.mode,
+                writer: u.writer,
+                oldKnowledge: u.oldKnowledge,
+                newKnowledge: u.newKnowledge,
+              }),
+            );
+          }
+        }
+        return stats;
+      });
+      if (!stats) {
+        interrupted = true;
+        break;
       }
       iterations.push(stats);
+      records.base.push(...staged.base);
+      records.distill.push(...staged.distill);
+      records.reflect.push(...staged.reflect);
     }
   } finally {
     await env.close();
@@ -237,6 +254,7 @@ export async function runSklSdPipeline(input: SklSdOptionsInput, deps: SklSdDeps
     iterations,
     writer: writer.name,
     taskIds: tasks.map((t) => t.id),
+    ...(interrupted ? { interrupted } : {}),
   });
-  return { manifest, paths, records, table };
+  return { manifest, paths, records, table, interrupted };
 }

@@ -95,6 +95,8 @@ export interface SklFrozenLakeReport {
     writer: string;
   };
   methods: SklMethodReport[];
+  /** Present when a stop request (SIGINT/SIGTERM) ended the experiment early: `methods` holds what completed. */
+  interrupted?: true;
 }
 
 export interface SklFrozenLakeResult {
@@ -149,7 +151,8 @@ export function renderSklChart(report: SklFrozenLakeReport): string {
 
 /**
  * Runs the SKL loops (seed method §2) on random FrozenLake maps and returns a JSON-serialisable report and
- * an SVG chart. Deterministic: the same options give the same report, byte for byte.
+ * an SVG chart. Deterministic: the same options give the same report, byte for byte. When the recorder's
+ * signal aborts, the methods' completed iterations are reported (`interrupted: true`) and no method starts.
  */
 export async function runFrozenLakeSklExperiment(
   input: SklFrozenLakeOptionsInput = {},
@@ -187,8 +190,13 @@ export async function runFrozenLakeSklExperiment(
   );
   const methods: SklMethodReport[] = [];
   const tables: Partial<Record<SklMethod, KnowledgeTable>> = {};
+  let interrupted = false;
   try {
     for (const method of options.methods) {
+      if (interrupted || deps.recorder?.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       const result = await runSklLoop({
         method,
         env,
@@ -207,8 +215,10 @@ export async function runFrozenLakeSklExperiment(
         seed: String(options.seed),
         ...(deps.recorder ? { recorder: deps.recorder } : {}),
       });
+      interrupted = result.interrupted;
+      const last = result.iterations.at(-1);
+      if (!last) break;
       tables[method] = result.table;
-      const last = result.iterations.at(-1) as IterationMetrics;
       const keys = result.table.keys();
       const versions = keys.reduce((n, k) => n + result.table.history(k).length, 0);
       const root = trainTasks[0]
@@ -248,6 +258,7 @@ export async function runFrozenLakeSklExperiment(
       writer: writer.name,
     },
     methods,
+    ...(interrupted ? { interrupted: true as const } : {}),
   };
   return { report, svg: renderSklChart(report), tables };
 }

@@ -41,6 +41,36 @@ function gen(spec: Spec): NoiseGenerator {
 
 export const widget = (w: PageWidget): PerturbationEffect => ({ kind: "widget", widget: w });
 
+/** What a widget adds to its layout, role and title: body, buttons, timers, a follow-up, ... */
+export type WidgetRest = Omit<PageWidget, "layout" | "role" | "title">;
+type Role = PageWidget["role"];
+
+const laidOut = (layout: PageWidget["layout"], role: Role, title: string, rest: WidgetRest): PageWidget => ({
+  layout,
+  role,
+  title,
+  ...rest,
+});
+
+/**
+ * A blocking modal's widget: layout `modal` over a backdrop, with `role` and `title` (also the
+ * follow-up of a compositional sequence). A modal without a backdrop is a plain `widget()`.
+ */
+export function modalSpec(role: Role, title: string, rest: Omit<WidgetRest, "backdrop"> = {}): PageWidget {
+  return { ...laidOut("modal", role, title, rest), backdrop: true };
+}
+
+/** A blocking modal (see `modalSpec`) as a perturbation effect. */
+export const modal = (
+  role: Role,
+  title: string,
+  rest: Omit<WidgetRest, "backdrop"> = {},
+): PerturbationEffect => widget(modalSpec(role, title, rest));
+
+/** A toast: a small notice in a corner of the page that does not block it. */
+export const toast = (role: Role, title: string, rest: WidgetRest = {}): PerturbationEffect =>
+  widget(laidOut("toast", role, title, rest));
+
 export function g(
   tier: NoiseTier,
   name: string,
@@ -52,4 +82,19 @@ export function g(
   extra: Partial<Spec> = {},
 ): NoiseGenerator {
   return gen({ tier, name, cost, category, recovery, description, build, ...extra });
+}
+
+/** The button that closes a widget of a sequence and shows the next one. */
+export const NEXT: NonNullable<PageWidget["buttons"]> = [{ label: "Next", effect: "next" }];
+
+/**
+ * A compositional sequence as one effect: each widget's `next` button closes it and shows the
+ * following one (its `followUp`).
+ */
+export function sequence(first: PageWidget, ...rest: PageWidget[]): PerturbationEffect {
+  const chain = (w: PageWidget, i: number): PageWidget => {
+    const next = rest[i];
+    return next === undefined ? w : { ...w, followUp: chain(next, i + 1) };
+  };
+  return widget(chain(first, 0));
 }

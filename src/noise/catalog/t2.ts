@@ -1,5 +1,5 @@
 import type { NoiseGenerator } from "../generator.ts";
-import { g, PEOPLE, pick, widget } from "./kit.ts";
+import { g, modal, modalSpec, NEXT, PEOPLE, pick, sequence, toast, widget } from "./kit.ts";
 
 /** Tier T2 of the perturbation catalog: ambient interruptions (toasts, notifications, banners, modals, native dialogs, tours). */
 export const T2: ReadonlyArray<NoiseGenerator> = [
@@ -11,10 +11,7 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "an information toast with a Dismiss button",
     (r) =>
-      widget({
-        layout: "toast",
-        role: "status",
-        title: pick(r, ["Sync complete", "New sign-in", "Storage almost full"]),
+      toast("status", pick(r, ["Sync complete", "New sign-in", "Storage almost full"]), {
         body: [
           pick(r, [
             "Your files are up to date.",
@@ -34,10 +31,7 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "wait",
     "a toast that goes away by itself after a step or two: waiting is right",
     (r) =>
-      widget({
-        layout: "toast",
-        role: "status",
-        title: pick(r, ["Saving…", "Connecting…", "Uploading 1 file"]),
+      toast("status", pick(r, ["Saving…", "Connecting…", "Uploading 1 file"]), {
         autoCloseAfter: 1 + r.int(2),
       }),
     { repeatable: true },
@@ -80,13 +74,9 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a cookie consent modal that blocks the page until answered",
     () =>
-      widget({
-        layout: "modal",
-        role: "dialog",
-        title: "Cookie settings",
+      modal("dialog", "Cookie settings", {
         body: ["Choose which cookies we may use."],
         buttons: [{ label: "Manage", effect: "none" }, { label: "Accept" }],
-        backdrop: true,
       }),
     { heldOut: true },
   ),
@@ -98,13 +88,9 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a modal overlay with OK that blocks the page",
     (r) =>
-      widget({
-        layout: "modal",
-        role: "alertdialog",
-        title: pick(r, ["Heads up", "Notice", "Information"]),
+      modal("alertdialog", pick(r, ["Heads up", "Notice", "Information"]), {
         body: [pick(r, ["Scheduled maintenance tonight at 2:00.", "Your password expires in 5 days."])],
         buttons: [{ label: "OK" }],
-        backdrop: true,
       }),
     { repeatable: true },
   ),
@@ -116,13 +102,9 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "escape",
     "a blocking modal without buttons that only Escape closes",
     () =>
-      widget({
-        layout: "modal",
-        role: "dialog",
-        title: "Keyboard shortcuts",
+      modal("dialog", "Keyboard shortcuts", {
         body: ["Ctrl+K search · Ctrl+S save · Esc close"],
         closeOnEscape: true,
-        backdrop: true,
       }),
   ),
   g(
@@ -190,13 +172,9 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a newsletter sign-up pop-up that blocks the page",
     () =>
-      widget({
-        layout: "modal",
-        role: "dialog",
-        title: "Join our newsletter",
+      modal("dialog", "Join our newsletter", {
         body: ["Get 10% off your next order."],
         buttons: [{ label: "Subscribe", effect: "none" }, { label: "No thanks" }],
-        backdrop: true,
       }),
     { heldOut: true },
   ),
@@ -242,20 +220,18 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a banner; dismissing it brings a pop-up, which must be closed too",
     () =>
-      widget({
-        layout: "banner-top",
-        role: "banner",
-        title: "New features are here",
-        buttons: [{ label: "Got it", effect: "next" }],
-        followUp: {
-          layout: "modal",
-          role: "dialog",
-          title: "Try the new editor",
+      sequence(
+        {
+          layout: "banner-top",
+          role: "banner",
+          title: "New features are here",
+          buttons: [{ label: "Got it", effect: "next" }],
+        },
+        modalSpec("dialog", "Try the new editor", {
           body: ["Switch any time in settings."],
           buttons: [{ label: "Close" }],
-          backdrop: true,
-        },
-      }),
+        }),
+      ),
   ),
   g(
     "T2",
@@ -265,14 +241,10 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a backup-complete dialog with OK (Escape closes it too)",
     () =>
-      widget({
-        layout: "modal",
-        role: "alertdialog",
-        title: "Backup complete",
+      modal("alertdialog", "Backup complete", {
         body: ["All files were backed up."],
         buttons: [{ label: "OK" }],
         closeOnEscape: true,
-        backdrop: true,
       }),
   ),
   g(
@@ -299,10 +271,7 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "wait",
     "a connection-lost toast that disappears after a step",
     () =>
-      widget({
-        layout: "toast",
-        role: "alert",
-        title: "You are offline. Reconnecting…",
+      toast("alert", "You are offline. Reconnecting…", {
         autoCloseAfter: 1,
       }),
     { repeatable: true },
@@ -315,40 +284,18 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "wait",
     "a low-battery warning that times out (or can be dismissed)",
     (r) =>
-      widget({
-        layout: "toast",
-        role: "alert",
-        title: `Battery low: ${5 + r.int(10)}%`,
+      toast("alert", `Battery low: ${5 + r.int(10)}%`, {
         autoCloseAfter: 2,
         buttons: [{ label: "Dismiss" }],
       }),
     { heldOut: true },
   ),
   g("T2", "three-step-tour", 3, "compositional", "dismiss", "a product tour of three blocking steps", () =>
-    widget({
-      layout: "modal",
-      role: "dialog",
-      title: "Welcome tour (1/3)",
-      body: ["This is your dashboard."],
-      buttons: [{ label: "Next", effect: "next" }],
-      backdrop: true,
-      followUp: {
-        layout: "modal",
-        role: "dialog",
-        title: "Welcome tour (2/3)",
-        body: ["Your files live here."],
-        buttons: [{ label: "Next", effect: "next" }],
-        backdrop: true,
-        followUp: {
-          layout: "modal",
-          role: "dialog",
-          title: "Welcome tour (3/3)",
-          body: ["That's it!"],
-          buttons: [{ label: "Done" }],
-          backdrop: true,
-        },
-      },
-    }),
+    sequence(
+      modalSpec("dialog", "Welcome tour (1/3)", { body: ["This is your dashboard."], buttons: NEXT }),
+      modalSpec("dialog", "Welcome tour (2/3)", { body: ["Your files live here."], buttons: NEXT }),
+      modalSpec("dialog", "Welcome tour (3/3)", { body: ["That's it!"], buttons: [{ label: "Done" }] }),
+    ),
   ),
   g(
     "T2",
@@ -358,25 +305,17 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a session-timeout warning that blocks the page",
     () =>
-      widget({
-        layout: "modal",
-        role: "alertdialog",
-        title: "Are you still there?",
+      modal("alertdialog", "Are you still there?", {
         body: ["You will be signed out in 60 seconds."],
         buttons: [{ label: "Stay signed in" }],
         closeOnEscape: true,
-        backdrop: true,
       }),
     { heldOut: true },
   ),
   g("T2", "ad-interstitial", 1, "modal", "dismiss", "a full-page ad with a Skip button", (r) =>
-    widget({
-      layout: "modal",
-      role: "dialog",
-      title: "Advertisement",
+    modal("dialog", "Advertisement", {
       body: [pick(r, ["Fresh coffee, delivered.", "Learn a language in 10 minutes a day."])],
       buttons: [{ label: "Skip ad" }],
-      backdrop: true,
     }),
   ),
   g(
@@ -387,10 +326,7 @@ export const T2: ReadonlyArray<NoiseGenerator> = [
     "dismiss",
     "a calendar reminder with Snooze and Dismiss",
     (r) =>
-      widget({
-        layout: "toast",
-        role: "alert",
-        title: `Reminder: ${pick(r, [`1:1 with ${pick(r, PEOPLE)}`, "Team lunch", "Dentist"])}`,
+      toast("alert", `Reminder: ${pick(r, [`1:1 with ${pick(r, PEOPLE)}`, "Team lunch", "Dentist"])}`, {
         body: ["in 15 minutes"],
         buttons: [{ label: "Snooze" }, { label: "Dismiss" }],
       }),

@@ -273,7 +273,12 @@
         return;
       }
       if (node.nodeType !== Node.ELEMENT_NODE || SKIP.has(node.tagName)) return;
-      const attrs = Array.from(node.attributes, (a) => `${a.name}=${a.value}`).sort();
+      // An empty style attribute is skipped: Playwright's screenshots (caret hidden) leave one on
+      // every input, textarea and contenteditable, so it tells only whether a screenshot was taken.
+      const attrs = Array.from(node.attributes)
+        .filter((a) => a.name !== "style" || a.value.trim() !== "")
+        .map((a) => `${a.name}=${a.value}`)
+        .sort();
       let live = "";
       if (node.tagName === "INPUT" || node.tagName === "TEXTAREA" || node.tagName === "SELECT") {
         live = ` value=${quote(node.value)} checked=${!!node.checked}`;
