@@ -10,4 +10,5 @@ export * from "./frozenlake/sd-options.ts";
 export * from "./frozenlake/sd-pipeline.ts";
 export * from "./frozenlake/sd-prompts.ts";
 export * from "./frozenlake/skl-experiment.ts";
+export * from "./knowledge-storage.ts";
 export * from "./writers.ts";

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { UserError } from "../../core/index.ts";
 import type { CliContext } from "../context.ts";
-import { runEnvsDemo, TERMINAL_DEMO } from "./demo-envs.ts";
+import { TERMINAL_DEMO } from "../demo-profiles.ts";
+import { runEnvsDemo } from "./demo-envs.ts";
 import { runFrozenLakeDemo } from "./demo-frozenlake.ts";
 
 /** `rehearsal demo [envs|terminal|frozenlake]`: the main job on the embedded defaults (no model, no network). */

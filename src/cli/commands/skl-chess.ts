@@ -1,9 +1,10 @@
 import type { Command } from "commander";
-import { runChessSklRl } from "../../experiments/index.ts";
+import { runChessSklRl, saveKnowledge } from "../../experiments/index.ts";
 import type { CliContext } from "../context.ts";
 import { floatOption, intOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
-import { knowledgeOption, runSklExperiment, saveKnowledge, seedAndOutDir, sklCommand } from "./skl.ts";
+import { knowledgeOption, seedAndOutDir, sklCommand } from "../skl-options.ts";
+import { runSklExperiment } from "./skl.ts";
 
 interface Flags {
   puzzles: number;

@@ -1,19 +1,13 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { runFrozenLakeSklExperiment } from "../../experiments/index.ts";
+import { runFrozenLakeSklExperiment, saveKnowledge } from "../../experiments/index.ts";
 import { writeFileAtomic } from "../../export/index.ts";
 import type { KnowledgeTable } from "../../knowledge/index.ts";
 import type { CliContext } from "../context.ts";
 import { intOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
-import {
-  knowledgeOption,
-  runSklExperiment,
-  saveKnowledge,
-  sklCommand,
-  writerOption,
-  writerOptions,
-} from "./skl.ts";
+import { knowledgeOption, sklCommand, writerOption, writerOptions } from "../skl-options.ts";
+import { runSklExperiment } from "./skl.ts";
 
 interface Flags {
   slip: string;

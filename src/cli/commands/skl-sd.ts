@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { runSklSdPipeline } from "../../experiments/index.ts";
 import type { CliContext } from "../context.ts";
 import { floatOption, intOption } from "../options.ts";
-import { runSklExperiment, seedAndOutDir, sklCommand, writerOption, writerOptions } from "./skl.ts";
+import { seedAndOutDir, sklCommand, writerOption, writerOptions } from "../skl-options.ts";
+import { runSklExperiment } from "./skl.ts";
 
 interface Flags {
   maps: number;
