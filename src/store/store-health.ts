@@ -1,4 +1,4 @@
-import { rmSync, statSync, writeFileSync } from "node:fs";
+import { accessSync, constants, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { classifyFailure, storeError } from "./store-errors.ts";
 
@@ -25,6 +25,16 @@ export interface StoreHealth {
 interface FileIdentity {
   dev: number;
   ino: number;
+}
+
+/** Whether this process may write `path` now (an immutable file refuses even root). */
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function identity(path: string): FileIdentity | undefined {
@@ -76,6 +86,8 @@ export function createStoreHealth(options: { dir: string; path: string; readOnly
         if (kind === undefined) throw error;
         if (kind === "diskFull") releaseReserve();
         else if (kind !== "corrupt" && kind !== "notADatabase" && moved()) kind = "vanished";
+        // SQLite reports a write the file system refused as an I/O error; name the real cause.
+        if (kind === "ioError" && !writable(path)) kind = "readOnly";
         throw storeError(kind, operation, path, error);
       }
     },

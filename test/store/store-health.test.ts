@@ -1,5 +1,15 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -133,6 +143,44 @@ describe("store health during a run", () => {
     store.createRun(newRun("r"));
     rmSync(dir, { recursive: true, force: true });
     expect(storeErrorOf(() => store.close()).code).toBe(STORE_ERROR_CODES.vanished);
+  });
+
+  it("a store made read-only mid-run (immutable files: even root cannot write) stops the run with a typed store error", async (ctx) => {
+    const dir = join(temp.make(), "store");
+    const store = openSqliteStore({ dir });
+    const files = readdirSync(dir)
+      // Not the -shm file: SQLite maps it into memory, and a mapping of an immutable file faults (SIGBUS).
+      .filter((f) => f.startsWith(DATABASE_FILE) && !f.endsWith("-shm"))
+      .map((f) => join(dir, f));
+    const chattr = (flag: "+i" | "-i") => execFileSync("chattr", [flag, ...files], { stdio: "pipe" });
+    try {
+      chattr("-i");
+    } catch (error) {
+      store.close();
+      return ctx.skip(`chattr is not available on this file system (${String(error)})`);
+    }
+    try {
+      const error = await playInto(
+        store,
+        walker((i) => {
+          if (i === 3) chattr("+i");
+        }),
+      );
+      expect(error).toBeInstanceOf(StoreError);
+      expect((error as StoreError).code).toBe(STORE_ERROR_CODES.readOnly);
+      expect((error as StoreError).message).toMatch(
+        /read-only.*Fix: make the directory and its files writable/s,
+      );
+    } finally {
+      chattr("-i");
+    }
+    // What was recorded before the store turned read-only is still there.
+    store.close();
+    const reopened = openSqliteStore({ dir });
+    const first = reopened.listTrajectories("run")[0];
+    expect(first?.id).toBeDefined();
+    expect(reopened.getTrajectory(first?.id as string)?.steps.length).toBeGreaterThanOrEqual(3);
+    reopened.close();
   });
 
   it("a full disk is store.disk_full (exit 3); the episode is aborted, the run can be marked failed", async (ctx) => {
