@@ -1,59 +1,26 @@
-import type { Action, Candidate, Observation, Policy, PolicyContext, Random } from "../core/index.ts";
+import type { Action, Candidate, Policy, PolicyContext, Random } from "../core/index.ts";
+import {
+  type InstructionNames,
+  instructionNames,
+  looksLikeFile,
+  pathLines,
+  uniq,
+} from "./terminal/instruction-names.ts";
+import { intentCommands, latestSearch } from "./terminal/intent-commands.ts";
 
 /**
- * A model-free terminal policy: commands from a small grammar (`ls`, `cat`, `find`, `grep`, `mkdir`,
- * `cp`, `mv`, `rm`, `echo >`, `sed -i`, `wc`, `head`, `cd`, `done`) filled with names taken from the
- * instruction and from the outputs seen so far. Each filled command has a score (exploring first,
- * editing later, repeats penalised); candidates are drawn by softmax(score / temperature), so
- * temperature 0 is greedy and higher temperatures spread over the grammar.
+ * A model-free terminal policy: commands from a small grammar filled with names read from the
+ * instruction (paths `~/x` split into sources and destinations, bare extensions, upper-case codes,
+ * numbers, quoted field lists, `set k to v`, `x > N`, `the x column`) and from the outputs seen so far
+ * (paths a listing printed, a table header). Two layers: intent templates that follow from the
+ * instruction's verbs (copy what a grep found, rename/delete/move/count by extension, count matching
+ * lines into a file, set a config key, dedupe in place, cut a column, filter rows by a comparison) and
+ * an exploring grammar (`ls`, `ls -R`, `find`, `cat`, `head`, `wc -l`, `grep -rl`, `mkdir -p`, `cp`,
+ * `mv`, `rm`, `echo >`, `cd`). `done` is favoured right after a command that looks like it completed
+ * the instruction (with the last output as the answer when the instruction asks a question).
+ * Candidates are drawn by softmax(score / temperature): 0 is greedy. Randomness comes only from
+ * `options.random`; the policy reads only the observation and the episode's history.
  */
-
-const PATH_LIKE = /(?:~\/)?[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\/?/g;
-const EXT = /\.([A-Za-z0-9]{1,5})\b/g;
-const CODE = /\b[A-Z0-9]{5,8}\b/g;
-const KEY_VALUE = /\bset ([a-z_]+) to ([A-Za-z0-9.]+)/g;
-
-interface Names {
-  files: string[];
-  dirs: string[];
-  exts: string[];
-  words: string[];
-  keyValues: Array<[string, string]>;
-}
-
-function uniq(items: Iterable<string>, max = 12): string[] {
-  return [...new Set(items)].slice(0, max);
-}
-
-/** Names a command can use, from the instruction and every output seen in the episode. */
-export function namesOf(context: PolicyContext): Names {
-  const instruction = context.observation.instruction ?? context.task.instruction;
-  const outputs = [...context.history.map((h) => h.observation), context.observation].map((o: Observation) =>
-    String(o.data?.stdout ?? ""),
-  );
-  const tokens = [instruction, ...outputs].flatMap((t) => [...t.matchAll(PATH_LIKE)].map((m) => m[0]));
-  const cleaned = tokens.map((t) => t.replace(/^~\//, "").replace(/^\.\//, "")).filter((t) => t.length > 1);
-  const files = uniq(
-    cleaned.filter((t) => /\.[A-Za-z0-9]{1,5}$/.test(t) && !t.startsWith(".")),
-    16,
-  );
-  const dirs = uniq(
-    cleaned
-      .filter((t) => t.endsWith("/") || (!t.includes(".") && /^[a-z][a-z0-9_-]*$/.test(t)))
-      .map((t) => t.replace(/\/$/, "")),
-    10,
-  );
-  const exts = uniq(
-    [...instruction.matchAll(EXT)].map((m) => m[1] as string),
-    4,
-  );
-  const words = uniq(
-    [...instruction.matchAll(CODE)].map((m) => m[0]),
-    4,
-  );
-  const keyValues = [...instruction.matchAll(KEY_VALUE)].map((m) => [m[1], m[2]] as [string, string]);
-  return { files, dirs, exts, words, keyValues };
-}
 
 interface Scored {
   action: Action;
@@ -62,34 +29,113 @@ interface Scored {
 
 const shell = (command: string, score: number): Scored => ({ action: { type: "shell", command }, score });
 
-/** Every command of the grammar that the known names fill, with its prior score. */
-export function templateCommands(context: PolicyContext): Scored[] {
+function instructionOf(context: PolicyContext): string {
+  return context.observation.instruction ?? context.task.instruction;
+}
+
+function outputsOf(context: PolicyContext): string[] {
+  return [...context.history.map((h) => h.observation), context.observation]
+    .slice(1)
+    .map((o) => String(o.data?.stdout ?? ""));
+}
+
+/** Names a command can use, from the instruction and every output seen in the episode. */
+export function namesOf(context: PolicyContext): InstructionNames & { seenFiles: string[] } {
+  const names = instructionNames(instructionOf(context));
+  const seenFiles = uniq(outputsOf(context).flatMap(pathLines), 12);
+  return { ...names, seenFiles };
+}
+
+/** Each command of the episode with the stdout it printed, oldest first. */
+function stepsOf(context: PolicyContext): Array<{ command: string | undefined; output: string }> {
+  const after = [...context.history.slice(1).map((h) => h.observation), context.observation];
+  return context.history.map((h, i) => ({
+    command: h.action?.type === "shell" ? h.action.command : undefined,
+    output: String(after[i]?.data?.stdout ?? ""),
+  }));
+}
+
+function lastShellCommand(context: PolicyContext): string | undefined {
+  const last = context.history.at(-1)?.action;
+  return last?.type === "shell" ? last.command : undefined;
+}
+
+const QUESTION = /\bhow many\b|\breply done\b|\bas the answer\b|\bwhat is\b/;
+
+/** The commands the instruction's grammar fills, with prior scores, before repeat penalties. */
+function grammar(context: PolicyContext): { scored: Scored[]; finals: Set<string> } {
   const n = namesOf(context);
+  const outputs = outputsOf(context);
   const step = context.stepIndex;
-  const explore = step < 3 ? 2 : 0.5;
-  const edit = step < 2 ? 0.2 : 1;
-  const out: Scored[] = [shell("ls", explore + 0.5), shell("ls -R", explore + 0.3), shell("pwd", 0)];
-  for (const d of n.dirs) {
-    out.push(shell(`ls ${d}`, explore), shell(`find ${d}`, explore), shell(`cd ${d}`, 0.3));
-    out.push(shell(`mkdir -p ${d}`, edit * 0.6));
-    for (const e of n.exts) out.push(shell(`find ${d} -name '*.${e}'`, explore + 0.2));
-    for (const w of n.words) out.push(shell(`grep -rl ${w} ${d}`, explore + 0.5));
+  const explore = step < 2 ? 2 : 0.5;
+  const edit = step < 1 ? -1 : 0;
+  const out: Scored[] = [shell("ls", explore), shell("ls -R", explore + 0.5), shell("pwd", -1)];
+  const finals = new Set<string>();
+  for (const c of intentCommands(n, {
+    outputs,
+    lastCommand: lastShellCommand(context),
+    searchOutput: latestSearch(stepsOf(context)),
+  })) {
+    out.push(shell(c.command, c.score));
+    if (c.final) finals.add(c.command);
   }
-  for (const f of n.files) {
-    out.push(shell(`cat ${f}`, explore), shell(`head ${f}`, 0.4), shell(`wc -l ${f}`, 0.4));
-    out.push(shell(`rm ${f}`, edit * 0.2));
-    for (const g of n.files) if (g !== f) out.push(shell(`cp ${f} ${g}`, edit * 0.5));
-    for (const d of n.dirs) out.push(shell(`mv ${f} ${d}/`, edit * 0.5), shell(`cp ${f} ${d}/`, edit * 0.4));
-    for (const w of n.words) out.push(shell(`echo ${w} > ${f}`, edit * 0.3));
-    for (const [k, v] of n.keyValues) out.push(shell(`sed -i 's/^${k}=.*/${k}=${v}/' ${f}`, edit * 1.5));
+  const dirs = n.paths.filter((p) => !looksLikeFile(p));
+  const files = uniq([...n.sources.filter(looksLikeFile), ...n.seenFiles], 12);
+  for (const d of dirs) out.push(shell(`ls ${d}`, explore - 0.5), shell(`find ${d}`, explore));
+  for (const f of files) out.push(shell(`cat ${f}`, explore + 0.2), shell(`wc -l ${f}`, -0.5));
+  for (const d of n.dests.filter((p) => !looksLikeFile(p))) out.push(shell(`mkdir -p ${d}`, edit + 0.5));
+  for (const g of n.dests.filter(looksLikeFile)) {
+    for (const w of [...n.words, ...n.numbers].slice(0, 3)) out.push(shell(`echo ${w} > ${g}`, edit));
+    for (const f of files.slice(0, 4)) if (f !== g) out.push(shell(`cp ${f} ${g}`, edit - 0.5));
   }
-  out.push({ action: { type: "done" }, score: step < 3 ? -2 : step * 0.1 });
-  const recent = new Set(
-    context.history.slice(-6).flatMap((h) => (h.action?.type === "shell" ? [h.action.command] : [])),
-  );
-  return out.map((s) =>
-    s.action.type === "shell" && recent.has(s.action.command) ? { ...s, score: s.score - 3 } : s,
-  );
+  for (const f of n.seenFiles.slice(0, 4)) {
+    out.push(shell(`rm ${f}`, edit - 1.5));
+    for (const d of dirs) out.push(shell(`mv ${f} ${d}/`, edit - 1));
+  }
+  return { scored: out, finals };
+}
+
+/** Whether the grammar of the step before proposed `command` as one that completes the instruction. */
+function wasFinal(context: PolicyContext, command: string): boolean {
+  const before = context.history.at(-1);
+  if (!before) return false;
+  const previous: PolicyContext = {
+    task: context.task,
+    observation: before.observation,
+    history: context.history.slice(0, -1),
+    stepIndex: Math.max(0, context.stepIndex - 1),
+  };
+  return grammar(previous).finals.has(command);
+}
+
+/** Every command of the grammar that the known names fill, with its score (repeats penalised, `done` placed). */
+export function templateCommands(context: PolicyContext): Scored[] {
+  const { scored, finals } = grammar(context);
+  const step = context.stepIndex;
+  const lastCommand = lastShellCommand(context);
+  const exitCode = Number(context.observation.data?.exitCode ?? 1);
+  const stdout = String(context.observation.data?.stdout ?? "").trim();
+  const question = QUESTION.test(instructionOf(context).toLowerCase());
+  const finished = lastCommand !== undefined && exitCode === 0 && wasFinal(context, lastCommand);
+  const done: Scored[] = [];
+  if (question && lastCommand !== undefined && exitCode === 0 && /^\S{1,40}$/.test(stdout)) {
+    const counted = /\bwc -l\b|\bgrep -c/.test(lastCommand);
+    done.push({ action: { type: "done", answer: stdout }, score: counted ? 8.5 : 1 });
+  }
+  done.push({
+    action: { type: "done" },
+    score: finished && !question ? 8.5 : step < 3 ? -3 : step * 0.1 - 1,
+  });
+  const ran = context.history.flatMap((h) => (h.action?.type === "shell" ? [h.action.command] : []));
+  const recent = new Set(ran.slice(-6));
+  const everRan = new Set(ran);
+  const penalised = scored.map((s) => {
+    if (s.action.type !== "shell") return s;
+    const c = s.action.command;
+    if (finals.has(c) && everRan.has(c)) return { ...s, score: s.score - 6 };
+    return recent.has(c) ? { ...s, score: s.score - 3 } : s;
+  });
+  return [...penalised, ...done];
 }
 
 function sample(scored: ReadonlyArray<Scored>, temperature: number, random: Random): Action {

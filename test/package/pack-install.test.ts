@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -147,6 +148,25 @@ describe("the packed package, installed into an empty directory", () => {
         env: cleanEnv,
       });
       expect(stdout.trim()).toBe("4x4 function");
+    },
+    LONG,
+  );
+
+  it(
+    "every entry point in package.json's exports loads from the installed package (testing needs vitest)",
+    async () => {
+      const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+        exports: Record<string, unknown>;
+      };
+      const entries = Object.keys(manifest.exports)
+        .filter((k) => k !== "./package.json" && k !== "./testing")
+        .map((k) => (k === "." ? "rehearsal" : `rehearsal/${k.slice(2)}`));
+      const script = `for (const e of ${JSON.stringify(entries)}) { const m = await import(e); if (Object.keys(m).length === 0) throw new Error(e + " exports nothing"); } console.log("ok");`;
+      const { stdout } = await run(process.execPath, ["--input-type=module", "-e", script], {
+        cwd: app,
+        env: cleanEnv,
+      });
+      expect(stdout.trim()).toBe("ok");
     },
     LONG,
   );
