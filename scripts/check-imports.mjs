@@ -11,6 +11,21 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
 
+/** What the run layer may import; the experiments build on it and on the planned method layers. */
+const RUNNER_IMPORTS = [
+  "core",
+  "store",
+  "envs",
+  "policies",
+  "llm",
+  "rollout",
+  "noise",
+  "search",
+  "eval",
+  "export",
+  "knowledge",
+];
+
 /** folder → folders it may import (besides itself). */
 const ALLOWED = {
   core: [],
@@ -26,35 +41,8 @@ const ALLOWED = {
   knowledge: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "export"],
   worldmodel: ["core", "store", "envs", "policies", "llm", "rollout", "eval"],
   rl: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "worldmodel", "noise"],
-  runner: [
-    "core",
-    "store",
-    "envs",
-    "policies",
-    "llm",
-    "rollout",
-    "noise",
-    "search",
-    "eval",
-    "export",
-    "knowledge",
-  ],
-  experiments: [
-    "core",
-    "store",
-    "envs",
-    "policies",
-    "llm",
-    "rollout",
-    "noise",
-    "search",
-    "eval",
-    "export",
-    "knowledge",
-    "worldmodel",
-    "rl",
-    "runner",
-  ],
+  runner: RUNNER_IMPORTS,
+  experiments: [...RUNNER_IMPORTS, "worldmodel", "rl", "runner"],
   testing: ["core", "store", "llm"],
   cli: ["*"],
 };

@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 
@@ -81,4 +83,28 @@ export async function spawnCli(args: string[], env: Record<string, string> = {})
 /** Polls `condition` every 50 ms (no deadline of its own: the test's timeout bounds it). */
 export async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Runs `fn` on the store in `storeDir`, opened for the call and closed after it. */
+export function withStore<T>(storeDir: string, fn: (s: RunStore) => T): T {
+  const s = openSqliteStore({ dir: storeDir });
+  try {
+    return fn(s);
+  } finally {
+    s.close();
+  }
+}
+
+/** `count` of the newest run in a child's store; 0 until the child has created the store and a run. */
+export function newestRunCount(storeDir: string, count: (s: RunStore, runId: string) => number): number {
+  // Never open (and so create) the store before the child has: that would race its migration.
+  if (!existsSync(join(storeDir, "rehearsal.db"))) return 0;
+  try {
+    return withStore(storeDir, (s) => {
+      const run = s.listRuns()[0];
+      return run ? count(s, run.id) : 0;
+    });
+  } catch {
+    return 0; // the child is still migrating it
+  }
 }

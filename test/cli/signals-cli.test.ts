@@ -1,38 +1,17 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startReplayServer } from "../../src/llm/index.ts";
 import { loadTreeNodes } from "../../src/search/index.ts";
-import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
+import type { RunStore } from "../../src/store/index.ts";
 import { leafPaths } from "../search/helpers.ts";
-import { json, spawnCli, waitFor } from "./run-cli.ts";
+import { json, newestRunCount, spawnCli, waitFor, withStore } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-signals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function withStore<T>(storeDir: string, fn: (s: RunStore) => T): T {
-  const s = openSqliteStore({ dir: storeDir });
-  try {
-    return fn(s);
-  } finally {
-    s.close();
-  }
-}
-
-/** Once the store exists and `count` of its newest run exceeds `min`; 0 before that. */
-function progress(storeDir: string, count: (s: RunStore, runId: string) => number): number {
-  // Never open (and so create) the store before the child has: that would race its migration.
-  if (!existsSync(join(storeDir, "rehearsal.db"))) return 0;
-  try {
-    return withStore(storeDir, (s) => {
-      const run = s.listRuns()[0];
-      return run ? count(s, run.id) : 0;
-    });
-  } catch {
-    return 0; // the child has not created the store yet
-  }
-}
+const progress = newestRunCount;
 
 const nodes = (s: RunStore, runId: string) =>
   s.listTrees(runId).reduce((a, t) => a + s.listNodes(t.id).length, 0);

@@ -1,35 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
-import { json, spawnCli, waitFor } from "./run-cli.ts";
+import { json, newestRunCount, spawnCli, waitFor, withStore } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-skl-signals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function withStore<T>(storeDir: string, fn: (s: RunStore) => T): T {
-  const s = openSqliteStore({ dir: storeDir });
-  try {
-    return fn(s);
-  } finally {
-    s.close();
-  }
-}
-
 /** Episodes recorded in the newest run so far; 0 before the child has created its store. */
-function episodes(storeDir: string): number {
-  // Never open (and so create) the store before the child has: that would race its migration.
-  if (!existsSync(join(storeDir, "rehearsal.db"))) return 0;
-  try {
-    return withStore(storeDir, (s) => {
-      const run = s.listRuns()[0];
-      return run ? s.listTrajectories(run.id).length : 0;
-    });
-  } catch {
-    return 0;
-  }
-}
+const episodes = (storeDir: string) =>
+  newestRunCount(storeDir, (s, runId) => s.listTrajectories(runId).length);
 
 // The paper's defaults: 4 methods × 10 iterations × 100 maps, far longer than the wait for the first episode.
 const SKL = ["--json", "skl", "frozenlake", "--iterations", "10"];

@@ -1,27 +1,10 @@
 /*
- * A small e-mail client used by the email-reply, email-forward and email-delete-find tasks.
- * The three task folders hold identical copies of this file (tasks may only load files from their
- * own folder); test/envs/web-tasks checks that the copies stay identical.
+ * A small e-mail client used by the email-reply, email-forward and email-delete-find tasks, loaded
+ * after task-kit.js (seeded randomness and escaping come from it).
  * The page sets window.MAIL_TASK ("reply" | "forward" | "delete") before loading it.
  */
 (() => {
-  const R = {
-    int: (n) => Math.floor(Math.random() * n),
-    pick: (a) => a[Math.floor(Math.random() * a.length)],
-    shuffle: (a) => {
-      a = a.slice();
-      for (let i = a.length - 1; i > 0; i--) {
-        const j = Math.floor(Math.random() * (i + 1));
-        [a[i], a[j]] = [a[j], a[i]];
-      }
-      return a;
-    },
-  };
-  const esc = (s) =>
-    String(s).replace(
-      /[&<>"']/g,
-      (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c],
-    );
+  const { R, esc } = window.rehearsalTaskKit;
   const FIRST = [
     "Ava",
     "Ben",
