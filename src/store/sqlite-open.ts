@@ -1,10 +1,11 @@
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { isRehearsalError, UserError } from "../core/index.ts";
 import { STORE_ERROR_CODES } from "./contract.ts";
 import { LATEST_SCHEMA_VERSION, migrate, SCHEMA_VERSION_TABLE, schemaVersion, tooNew } from "./migrations.ts";
 import { classifyFailure, StoreError, storeError } from "./store-errors.ts";
+import { writable } from "./store-health.ts";
 
 export interface SqliteStoreOptions {
   /** The project directory: holds `rehearsal.db` and `artefacts/`. Created when missing. */
@@ -95,15 +96,6 @@ function connect(path: string, options: SqliteStoreOptions, readOnly: boolean): 
 
 export function sqliteCode(error: unknown): string | undefined {
   return error instanceof Database.SqliteError ? error.code : undefined;
-}
-
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Whether the store must open read-only: asked for, or an existing store that cannot be written. */

@@ -28,7 +28,7 @@ interface FileIdentity {
 }
 
 /** Whether this process may write `path` now (an immutable file refuses even root). */
-function writable(path: string): boolean {
+export function writable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK);
     return true;
