@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { runFrozenLakeSklExperiment } from "../../src/experiments/index.ts";
+import { chatCompletionBody } from "../llm/helpers.ts";
 
 /** A local OpenAI-compatible endpoint whose model always proposes the same knowledge update. */
 async function withModel<T>(
@@ -17,16 +18,7 @@ async function withModel<T>(
     req.on("end", () => {
       requests.push(body);
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id: "x",
-          object: "chat.completion",
-          created: 0,
-          model: "m",
-          choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-          usage: { prompt_tokens: 1, completion_tokens: 1 },
-        }),
-      );
+      res.end(chatCompletionBody(answer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

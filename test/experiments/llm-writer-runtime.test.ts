@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createLogger, createManualClock, createRuntime, type LogRecord } from "../../src/core/index.ts";
 import { runFrozenLakeSklExperiment } from "../../src/experiments/index.ts";
+import { chatCompletionBody } from "../llm/helpers.ts";
 
 const ANSWER = JSON.stringify({ skip: false, knowledge: "Down is safe here.", values: { down: 0.5 } });
 
@@ -22,16 +23,7 @@ describe("SKL with the llm writer runs on the caller's runtime", () => {
           return;
         }
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            id: "x",
-            object: "chat.completion",
-            created: 0,
-            model: "m",
-            choices: [{ index: 0, message: { role: "assistant", content: ANSWER }, finish_reason: "stop" }],
-            usage: { prompt_tokens: 1, completion_tokens: 1 },
-          }),
-        );
+        res.end(chatCompletionBody(ANSWER));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

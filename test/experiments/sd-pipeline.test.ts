@@ -11,6 +11,7 @@ import { SdActionRecordSchema, SdReflectRecordSchema } from "../../src/export/sk
 import { SD_FILES, type SklSdManifest } from "../../src/export/skl-sd-manifest.ts";
 import { KnowledgeOptionsError } from "../../src/knowledge/errors.ts";
 import type { KnowledgeWriter } from "../../src/knowledge/writer.ts";
+import { chatCompletionBody } from "../llm/helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "skl-sd-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -196,16 +197,7 @@ describe("runSklSdPipeline", () => {
               values: { down: 0.3, right: 0.2, left: -0.5, up: -0.5 },
             })}\n\`\`\``;
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(
-          JSON.stringify({
-            id: "x",
-            object: "chat.completion",
-            created: 0,
-            model: "m",
-            choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
-            usage: { prompt_tokens: 1, completion_tokens: 1 },
-          }),
-        );
+        res.end(chatCompletionBody(answer));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

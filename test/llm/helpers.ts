@@ -51,3 +51,15 @@ export async function replayClient(
   );
   return { server, client, delays, runtime };
 }
+
+/** The body of a minimal OpenAI chat completion whose one choice says `content` (for local test servers). */
+export function chatCompletionBody(content: string): string {
+  return JSON.stringify({
+    id: "x",
+    object: "chat.completion",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 1, completion_tokens: 1 },
+  });
+}
