@@ -1,8 +1,13 @@
 // Benchmarks, run by `npm run bench`. Figures are reported as ratios against a reference measured in
 // the same run (never asserted on time in tests). Pass section names to run only some:
 //   npm run bench -- frozenlake web
+// `--json` prints one JSON document on stdout instead of the table (progress goes to stderr), with
+// every section's figures, the node version and the git commit, so runs can be compared across
+// commits: `npx tsx bench/run.ts --json env-step > a.json` (or `npm run -s bench -- --json`).
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { benchEnvStep } from "./env-step.ts";
 import { benchFrozenLake } from "./frozenlake.ts";
 import { benchNoise } from "./noise.ts";
 import { benchSearch } from "./search.ts";
@@ -12,16 +17,32 @@ import { benchWeb } from "./web.ts";
 type Section = () => Promise<Record<string, number | string | boolean>>;
 
 const sections: Record<string, Section> = {
+  "env-step": benchEnvStep,
   frozenlake: async () => ({ ...(await benchFrozenLake()) }),
   web: benchWeb,
   search: benchSearch,
   noise: benchNoise,
   terminal: benchTerminal,
+  rollout: async () => (await import("./rollout.ts")).benchRollout(),
 };
 
+/** The checked-out commit (with `-dirty` when the tree has changes), or null outside a git checkout. */
+function gitCommit(): string | null {
+  try {
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return `${git("rev-parse", "HEAD")}${git("status", "--porcelain", "--untracked-files=no") ? "-dirty" : ""}`;
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
+  const json = process.argv.includes("--json");
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const names = wanted.length > 0 ? wanted : Object.keys(sections);
+  // With --json, stdout carries only the JSON document.
+  const say = (line: string) => (json ? process.stderr : process.stdout).write(`${line}\n`);
   const results: Record<string, unknown> = {};
   for (const name of names) {
     const section = sections[name];
@@ -29,16 +50,18 @@ async function main(): Promise<void> {
       console.error(`unknown bench section ${name}; known: ${Object.keys(sections).join(", ")}`);
       process.exit(2);
     }
-    console.log(`\n== ${name} ==`);
+    say(`\n== ${name} ==`);
     const r = await section();
     results[name] = r;
     for (const [k, v] of Object.entries(r))
-      console.log(`${k.padEnd(34)} ${typeof v === "number" ? v.toFixed(3) : String(v)}`);
+      say(`${k.padEnd(34)} ${typeof v === "number" ? v.toFixed(3) : String(v)}`);
   }
+  const report = { node: process.version, commit: gitCommit(), sections: names, results };
   mkdirSync(join("bench", "results"), { recursive: true });
   const file = join("bench", "results", "latest.json");
-  writeFileSync(file, `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
-  console.log(`\nwrote ${file}`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  say(`\nwrote ${file}`);
+  if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }
 
 await main();

@@ -1,7 +1,8 @@
-import { createLogger, type LogLevel, type Runtime } from "../core/index.ts";
-import { createSystemRuntime } from "../core/system-runtime.ts";
-import { type RunConfig, type RunnerDeps, resumeHint, type SignalController } from "../runner/index.ts";
-import { openStore, type RunStore } from "../store/index.ts";
+import { createLogger, type LogLevel } from "../core/logger.ts";
+import type { Runtime } from "../core/runtime.ts";
+import type { RunConfig, RunnerDeps, SignalController } from "../runner/index.ts";
+import { resumeHint } from "../runner/run-status.ts";
+import type { RunStore } from "../store/index.ts";
 import type { Output } from "./output.ts";
 
 /** What a command gets from the program: its output, and the signal policy of long-running commands. */
@@ -12,7 +13,8 @@ export interface CliContext {
 }
 
 /** Builds the edge runtime: real clock, time-ordered ids, and a logger that writes JSON lines to stderr. */
-export function createCliRuntime(seed: string, options: { verbose?: boolean } = {}): Runtime {
+export async function createCliRuntime(seed: string, options: { verbose?: boolean } = {}): Promise<Runtime> {
+  const { createSystemRuntime } = await import("../core/system-runtime.ts");
   const minLevel: LogLevel = options.verbose
     ? "debug"
     : process.env.REHEARSAL_LOG === "debug"
@@ -28,7 +30,9 @@ export function createCliRuntime(seed: string, options: { verbose?: boolean } = 
   return createSystemRuntime({ seed, logger });
 }
 
-export function openCliStore(dir: string): RunStore {
+/** Opens the run store in `dir`; the store module (and SQLite) loads only for the commands that use one. */
+export async function openCliStore(dir: string): Promise<RunStore> {
+  const { openStore } = await import("../store/index.ts");
   return openStore({ dir });
 }
 
@@ -42,9 +46,9 @@ export async function withRunner<T>(
   seed: string | ((store: RunStore) => string),
   fn: (deps: RunnerDeps) => Promise<T>,
 ): Promise<T> {
-  const store = openCliStore(storeDir);
+  const store = await openCliStore(storeDir);
   try {
-    const runtime = createCliRuntime(typeof seed === "string" ? seed : seed(store));
+    const runtime = await createCliRuntime(typeof seed === "string" ? seed : seed(store));
     return await fn({ runtime, store, signals: ctx.signals() });
   } finally {
     store.close();

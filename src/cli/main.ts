@@ -1,6 +1,9 @@
 import { Command, CommanderError } from "commander";
-import { toRehearsalError, UserError } from "../core/index.ts";
-import { createSignalController, packageVersion, type SignalController } from "../runner/index.ts";
+import { toRehearsalError, UserError } from "../core/errors.ts";
+// Only light modules load at start-up: each command imports what it runs inside its action, so
+// `rehearsal --help` and `rehearsal noise list` never load Playwright, SQLite, OpenAI or chess.
+import { packageVersion } from "../runner/code-version.ts";
+import { createSignalController, type SignalController } from "../runner/signals.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";

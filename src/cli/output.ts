@@ -1,5 +1,5 @@
 import Table from "cli-table3";
-import { type RehearsalError, toRehearsalError } from "../core/index.ts";
+import { type RehearsalError, toRehearsalError } from "../core/errors.ts";
 
 /** The one place that writes to stdout/stderr. `--json` switches every command to machine output. */
 export interface Output {

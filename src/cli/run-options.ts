@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import { UserError } from "../core/index.ts";
-import { defaultPolicyFor, type RunConfig, readConfigFile, resolveRunConfig } from "../runner/index.ts";
+import { UserError } from "../core/errors.ts";
+import type { RunConfig } from "../runner/config.ts";
 import { listOption } from "./options.ts";
 
 /** The flags every config-driven command shares (the config file fills what they leave out). */
@@ -9,6 +9,7 @@ export interface ConfigFlags {
   env?: string;
   suite?: string;
   tasksDir?: string;
+  tasksRoot?: string;
   tasks?: string[] | "all";
   policy?: string;
   seed?: string;
@@ -24,7 +25,11 @@ export function addConfigOptions(
     .option("-c, --config <file>", "YAML or JSON config file (flags override it)")
     .option("--env <name>", "environment: frozenlake | web | chess")
     .option("--suite <name>", "task suite of the environment (web: builtin)")
-    .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages as the suite (web)");
+    .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages as the suite (web)")
+    .option(
+      "--tasks-root <dir>",
+      "the folder served for --tasks-dir (default: its parent beside core/, common/)",
+    );
   if (!without.includes("tasks"))
     command.option("--tasks <ids>", "comma-separated task ids, or all", listOption);
   if (!without.includes("policy"))
@@ -44,11 +49,13 @@ export interface ConfigDefaults {
 }
 
 /** The validated run config of the shared flags, the config file and the command's own `extra` fields. */
-export function configFromFlags(
+export async function configFromFlags(
   flags: ConfigFlags,
   extra: Record<string, unknown> = {},
   defaults: ConfigDefaults = {},
-): RunConfig {
+): Promise<RunConfig> {
+  // The config schema (zod, yaml) loads when a command runs, not for `--help`.
+  const { defaultPolicyFor, readConfigFile, resolveRunConfig } = await import("../runner/config.ts");
   const fileOptions = flags.config ? readConfigFile(flags.config) : {};
   const env = flags.env ?? (fileOptions.env === undefined ? defaults.env : undefined);
   const envName = env ?? fileOptions.env;
@@ -60,6 +67,7 @@ export function configFromFlags(
       env,
       suite: flags.suite,
       tasksDir: flags.tasksDir,
+      ...(flags.tasksRoot === undefined ? {} : { envOptions: withTasksRoot(fileOptions, flags.tasksRoot) }),
       tasks: flags.tasks,
       policy: flags.policy ?? policyDefault,
       seed: flags.seed,
@@ -69,6 +77,12 @@ export function configFromFlags(
     flags.config ?? "options",
     defaults.flagNames,
   );
+}
+
+/** The file's envOptions with `--tasks-root` set (the web environment's `tasksRoot`). */
+function withTasksRoot(fileOptions: Record<string, unknown>, tasksRoot: string): Record<string, unknown> {
+  const envOptions = fileOptions.envOptions;
+  return { ...(envOptions && typeof envOptions === "object" ? envOptions : {}), tasksRoot };
 }
 
 /** `--resume` continues a run with its stored config: any flag that would change it is an error. */

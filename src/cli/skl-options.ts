@@ -1,5 +1,4 @@
 import { type Command, Option } from "commander";
-import { llmConfigFromEnv } from "../llm/index.ts";
 import { intOption } from "./options.ts";
 
 /** Each SKL subcommand's description and default output directory. */
@@ -46,12 +45,14 @@ export function writerOption(command: Command): Command {
 }
 
 /** The writer flags every SKL command shares; `llm` reads the REHEARSAL_LLM_* variables. */
-export function writerOptions(writer: string): {
+export async function writerOptions(writer: string): Promise<{
   writer: "statistical" | "llm";
   llm?: Record<string, unknown>;
-} {
+}> {
   const name = writer as "statistical";
-  return writer === "llm" ? { writer: name, llm: llmConfigFromEnv(process.env) } : { writer: name };
+  if (writer !== "llm") return { writer: name };
+  const { llmConfigFromEnv } = await import("../llm/config.ts");
+  return { writer: name, llm: llmConfigFromEnv(process.env) };
 }
 
 /** Adds `--knowledge` (json | sqlite): where the experiment's knowledge tables are kept. */

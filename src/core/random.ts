@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { z } from "zod";
 import { seedKey } from "./hash.ts";
 
@@ -28,12 +28,39 @@ export interface Random {
   derive(...purpose: ReadonlyArray<string | number>): Random;
 }
 
+/** The sum of `weights` as `Random.weighted` needs it; throws a RangeError on invalid weights. */
+export function weightTotal(weights: ReadonlyArray<number>): number {
+  let total = 0;
+  for (const w of weights) {
+    if (!(w >= 0) || !Number.isFinite(w)) throw new RangeError(`Random.weighted got an invalid weight ${w}`);
+    total += w;
+  }
+  if (total <= 0) throw new RangeError("Random.weighted needs at least one positive weight");
+  return total;
+}
+
+/**
+ * The index `Random.weighted` draws for the uniform number `u` in [0, 1) and weights of sum `total`
+ * (from `weightTotal`), for hot paths that validate their fixed weights once: `weighted(w)` is
+ * `weightedIndex(next(), w, weightTotal(w))`.
+ */
+export function weightedIndex(u: number, weights: ReadonlyArray<number>, total: number): number {
+  let r = u * total;
+  for (let i = 0; i < weights.length; i++) {
+    r -= weights[i] as number;
+    if (r < 0) return i;
+  }
+  // Floating-point remainder: the last index with a positive weight.
+  for (let i = weights.length - 1; i >= 0; i--) if ((weights[i] as number) > 0) return i;
+  return weights.length - 1;
+}
+
 function rotl(x: number, k: number): number {
   return ((x << k) | (x >>> (32 - k))) >>> 0;
 }
 
 function stateFromKey(key: string): RandomState {
-  const d = createHash("sha256").update(key).digest();
+  const d = hash("sha256", key, "buffer");
   const s: RandomState = [d.readUInt32BE(0), d.readUInt32BE(4), d.readUInt32BE(8), d.readUInt32BE(12)];
   if (s[0] === 0 && s[1] === 0 && s[2] === 0 && s[3] === 0) s[0] = 1;
   return s;
@@ -90,21 +117,7 @@ class Xoshiro128 implements Random {
   }
 
   weighted(weights: ReadonlyArray<number>): number {
-    let total = 0;
-    for (const w of weights) {
-      if (!(w >= 0) || !Number.isFinite(w))
-        throw new RangeError(`Random.weighted got an invalid weight ${w}`);
-      total += w;
-    }
-    if (total <= 0) throw new RangeError("Random.weighted needs at least one positive weight");
-    let r = this.next() * total;
-    for (let i = 0; i < weights.length; i++) {
-      r -= weights[i] as number;
-      if (r < 0) return i;
-    }
-    // Floating-point remainder: the last index with a positive weight.
-    for (let i = weights.length - 1; i >= 0; i--) if ((weights[i] as number) > 0) return i;
-    return weights.length - 1;
+    return weightedIndex(this.next(), weights, weightTotal(weights));
   }
 
   getState(): RandomState {

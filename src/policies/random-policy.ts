@@ -19,6 +19,18 @@ function randomGuiAction(observation: Observation, random: Random): Action {
   return { type: "key", keys: random.pick(["Enter", "Tab", "Escape"]) };
 }
 
+/** The raw text of frozen flat actions (environments that cache their legal actions), computed once. */
+const rawText = new WeakMap<Action, string>();
+
+function rawOf(action: Action): string {
+  const cached = rawText.get(action);
+  if (cached !== undefined) return cached;
+  const text = JSON.stringify(action);
+  if (Object.isFrozen(action) && Object.values(action).every((v) => v === null || typeof v !== "object"))
+    rawText.set(action, text);
+  return text;
+}
+
 /**
  * Uniform over the admissible actions when the environment lists them (grid worlds, chess); otherwise a
  * random action over the page's elements. Temperature is ignored: it is always uniform.
@@ -34,7 +46,7 @@ export function createRandomPolicy(): Policy {
           legal && legal.length > 0
             ? options.random.pick(legal)
             : randomGuiAction(context.observation, options.random);
-        candidates.push({ action, raw: JSON.stringify(action) });
+        candidates.push({ action, raw: rawOf(action) });
       }
       return { candidates };
     },

@@ -6,6 +6,7 @@ import {
   isRehearsalError,
   type Observation,
   type Policy,
+  type PolicyContext,
   type Runtime,
   type StepRecord,
   type Task,
@@ -68,7 +69,8 @@ function errorInfo(e: unknown): ErrorInfo {
 
 /**
  * Plays one episode: reset, then propose → step until the episode ends or `maxSteps`, then verify.
- * Every step is written to the store as it happens. A policy output that does not parse is recorded
+ * Every step is appended to the store as it happens (the SQLite store commits steps in batches, an
+ * episode's last ones with its end). A policy output that does not parse is recorded
  * (raw text kept, action null) and counted; the environment is not stepped for it. An environment
  * failure ends the episode as `infra_failed` (never a reward); any other failure marks it aborted and
  * is rethrown.
@@ -100,14 +102,18 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
     const limit = spec.maxSteps ?? task.maxSteps ?? RUNNER_STEP_CAP;
     const history: HistoryEntry[] = [];
     const oracle = env.oracleAction ? () => env.oracleAction!() : undefined;
+    // One stream per episode, seeded once from stable keys: the same episode always draws the same values.
+    const options = {
+      n: 1,
+      temperature: spec.temperature,
+      random: createRandom("policy", task.id, seed, spec.episodeIndex),
+    };
     let ended = false;
     while (!ended && steps < limit) {
       deps.signal?.throwIfAborted();
-      const random = createRandom("policy", task.id, seed, spec.episodeIndex, steps);
-      const proposal = await policy.propose(
-        { task, observation, history, stepIndex: steps, ...(oracle ? { oracle } : {}) },
-        { n: 1, temperature: spec.temperature, random },
-      );
+      const context: PolicyContext = { task, observation, history, stepIndex: steps };
+      if (oracle) context.oracle = oracle;
+      const proposal = await policy.propose(context, options);
       if (proposal.usage) {
         usage.promptTokens += proposal.usage.promptTokens;
         usage.completionTokens += proposal.usage.completionTokens;

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UserError } from "../core/index.ts";
@@ -101,7 +102,25 @@ export function resolveRunConfig(
       details: { issues: r.error.issues },
     });
   }
-  return r.data;
+  return withDirectorySuite(r.data);
+}
+
+/** The suite a task directory is recorded as: `dir:` and its absolute path. */
+export function directorySuite(tasksDir: string): string {
+  return `dir:${resolve(tasksDir)}`;
+}
+
+/**
+ * A run of `--tasks-dir DIR` records its suite as `dir:<absolute DIR>` (never `builtin`), so `runs
+ * list` and `runs show` say what was played; a config naming `suite: dir:<path>` plays that directory.
+ */
+function withDirectorySuite(config: RunConfig): RunConfig {
+  if (config.tasksDir) return { ...config, suite: directorySuite(config.tasksDir) };
+  if (config.suite.startsWith("dir:")) {
+    const tasksDir = config.suite.slice("dir:".length);
+    return { ...config, tasksDir, suite: directorySuite(tasksDir) };
+  }
+  return config;
 }
 
 /** The policy a command uses when neither flags nor the config file name one: heuristic on the web, template on the terminal. */

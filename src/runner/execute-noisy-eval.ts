@@ -73,11 +73,12 @@ async function loadSchedule(
 export async function executeNoisyEval(deps: RunnerDeps, spec: NoisyEvalSpec): Promise<NoisyEvalOutcome> {
   const { config } = spec;
   return withRunSession(deps, { config }, async (session) => {
+    // The policies first: one that cannot play these tasks fails before a schedule or run is written.
+    const entrants = [];
+    for (const name of spec.policies) entrants.push({ label: name, policy: await session.policy(name) });
     const prefix = session.runtime.ids.next("eval");
     const schedule = await loadSchedule(session, spec, prefix);
     const byTask = new Map<string, PlannedNoiseEvent[]>(schedule.file.tasks.map((t) => [t.taskId, t.events]));
-    const entrants = [];
-    for (const name of spec.policies) entrants.push({ label: name, policy: await session.policy(name) });
     const runIds: string[] = [];
     const total = session.tasks.length * config.episodes * entrants.length * 2;
     const report = await evaluateRobustness(

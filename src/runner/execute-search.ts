@@ -7,6 +7,7 @@ import {
   type TaskSearchResult,
 } from "../search/index.ts";
 import { formatZodIssues, type RunConfig, storedRunConfig } from "./config.ts";
+import { allInfraFailedError, type InfraFailures, searchInfraFailures } from "./infra-failures.ts";
 import { type RunnerDeps, withRunSession } from "./run-session.ts";
 import { resumableRun } from "./run-status.ts";
 
@@ -28,6 +29,8 @@ export interface SearchOutcome {
   config: RunConfig;
   search: SearchConfig;
   results: TaskSearchResult[];
+  /** Nodes dropped as environment failures, by code (a search where they were all it did throws). */
+  infraFailures: InfraFailures;
 }
 
 /** The validated ENVS parameters of a run config (`search:`). */
@@ -51,12 +54,14 @@ export async function executeSearch(deps: RunnerDeps, spec: SearchSpec): Promise
   const config = stored ? storedRunConfig(stored) : (spec.config as RunConfig);
   const search = searchConfigOf(config);
   return withRunSession(deps, { config, envs: search.maxLiveEnvs }, async (session) => {
+    // The policy first: one that cannot play these tasks fails before a run is recorded.
+    const policy = await session.policy();
     const runId = stored?.id ?? session.createRun("search", { config: { ...config, search } });
     if (stored) session.resumeRun(runId);
     const result = await runSearch(
       {
         envs: session.envs,
-        policy: await session.policy(),
+        policy,
         runtime: session.runtime,
         store: deps.store,
         signal: session.signal,
@@ -69,8 +74,20 @@ export async function executeSearch(deps: RunnerDeps, spec: SearchSpec): Promise
       tasks: perTask.length,
       leaves: perTask.reduce((a, t) => a + t.leaves, 0),
       successes: perTask.reduce((a, t) => a + t.successes, 0),
+      infraFailures: searchInfraFailures(result.tasks),
     };
+    // No verified leaf and environment failures: the search measured nothing but a broken environment.
+    if (!result.interrupted && summary.leaves === 0 && summary.infraFailures.count > 0)
+      session.failRun(runId, summary, allInfraFailedError("search branches", runId, summary.infraFailures));
     const status = session.finishRun(runId, summary, result.interrupted);
-    return { runId, storeDir: spec.storeDir, status, config, search, results: result.tasks };
+    return {
+      runId,
+      storeDir: spec.storeDir,
+      status,
+      config,
+      search,
+      results: result.tasks,
+      infraFailures: summary.infraFailures,
+    };
   });
 }

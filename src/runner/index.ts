@@ -5,6 +5,7 @@ export * from "./execute-eval.ts";
 export * from "./execute-noisy-eval.ts";
 export * from "./execute-run.ts";
 export * from "./execute-search.ts";
+export * from "./infra-failures.ts";
 export * from "./noise-schedule.ts";
 export * from "./policies.ts";
 export * from "./run-session.ts";

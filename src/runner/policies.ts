@@ -1,26 +1,29 @@
 import { type Action, ActionSchema, type Policy, type Runtime, UserError } from "../core/index.ts";
-import { createChatClient, type LlmConfigInput, llmConfigFromEnv } from "../llm/index.ts";
-import { createHeuristicWebPolicy } from "../policies/heuristic-web/heuristic-web-policy.ts";
-import { createLlmPolicy } from "../policies/llm-policy.ts";
-import { createOraclePolicy } from "../policies/oracle-policy.ts";
-import { createRandomPolicy } from "../policies/random-policy.ts";
-import { createScriptedPolicy } from "../policies/scripted-policy.ts";
-import { createTerminalTemplatePolicy } from "../policies/terminal-template-policy.ts";
+import type { LlmConfigInput } from "../llm/index.ts";
 import type { RunConfig } from "./config.ts";
 import { formatZodIssues } from "./config.ts";
 
-/** Builds the policy a config names. */
+/**
+ * Builds the policy a config names. Each policy's module loads only when it is asked for: a random
+ * FrozenLake run never loads the LLM client (openai) or the web heuristics.
+ */
 export async function createPolicyFromConfig(
   config: Pick<RunConfig, "policy" | "script" | "llm" | "env">,
   runtime: Runtime,
 ): Promise<Policy> {
   switch (config.policy) {
-    case "random":
+    case "random": {
+      const { createRandomPolicy } = await import("../policies/random-policy.ts");
       return createRandomPolicy();
-    case "oracle":
+    }
+    case "oracle": {
+      const { createOraclePolicy } = await import("../policies/oracle-policy.ts");
       return createOraclePolicy();
-    case "template":
+    }
+    case "template": {
+      const { createTerminalTemplatePolicy } = await import("../policies/terminal-template-policy.ts");
       return createTerminalTemplatePolicy();
+    }
     case "scripted": {
       if (!config.script)
         throw new UserError(
@@ -33,17 +36,22 @@ export async function createPolicyFromConfig(
           throw new UserError("policy.bad_script", `invalid ${formatZodIssues(r.error, `script.${i}`)}`);
         return r.data;
       });
+      const { createScriptedPolicy } = await import("../policies/scripted-policy.ts");
       return createScriptedPolicy(actions);
     }
     case "heuristic":
-    case "heuristic-norecovery":
+    case "heuristic-norecovery": {
       if (config.env !== "web")
         throw new UserError(
           "policy.unavailable",
           "the heuristic policy is for the web environment (--env web); use random or oracle",
         );
+      const { createHeuristicWebPolicy } = await import("../policies/heuristic-web/heuristic-web-policy.ts");
       return createHeuristicWebPolicy({ recovery: config.policy === "heuristic" });
+    }
     case "llm": {
+      const { createChatClient, llmConfigFromEnv } = await import("../llm/index.ts");
+      const { createLlmPolicy } = await import("../policies/llm-policy.ts");
       // Config file `llm:` fields override the REHEARSAL_LLM_* environment variables.
       const llmConfig = llmConfigFromEnv(process.env, (config.llm ?? {}) as Partial<LlmConfigInput>);
       return createLlmPolicy({ client: createChatClient(llmConfig, runtime), config: llmConfig });

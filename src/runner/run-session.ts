@@ -1,4 +1,4 @@
-import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
+import { type Environment, type Policy, type Runtime, type Task, UserError } from "../core/index.ts";
 import type { RunStore } from "../store/index.ts";
 import { codeVersion } from "./code-version.ts";
 import { type RunConfig, RunConfigSchema } from "./config.ts";
@@ -45,6 +45,22 @@ export interface RunSession {
     summary: Record<string, unknown>,
     interrupted?: boolean,
   ): "complete" | "interrupted";
+  /** Ends a run `failed` with `error`, keeping `summary` beside it, and throws `error`. */
+  failRun(runId: string, summary: Record<string, unknown>, error: Error): never;
+}
+
+/**
+ * The oracle policy plays the environment's own solver: every task must have one. Checked before any
+ * run is created, so a task without one is a user error up front, not a run of failed episodes.
+ */
+export function requireOracles(env: Environment, tasks: ReadonlyArray<Task>): void {
+  const missing = tasks.filter((t) => !t.oracle || !env.oracleAction).map((t) => t.id);
+  if (missing.length === 0) return;
+  throw new UserError(
+    "policy.no_oracle",
+    `the oracle policy needs a solver, and task${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of suite ${env.suite.name} ha${missing.length > 1 ? "ve" : "s"} none; choose another policy (random, heuristic, llm) or tasks with an oracle ('rehearsal tasks list' shows them)`,
+    { details: { tasks: missing } },
+  );
 }
 
 /**
@@ -81,6 +97,7 @@ export async function withRunSession<T>(
       tasks,
       signal,
       policy(name = config.policy) {
+        if (name === "oracle") requireOracles(env, tasks);
         let p = policies.get(name);
         if (!p) {
           p = createPolicyFromConfig(RunConfigSchema.parse({ ...config, policy: name }), runtime);
@@ -111,6 +128,10 @@ export async function withRunSession<T>(
         store.updateRun(runId, { status, summary, updatedAtMs: runtime.clock.nowMs() });
         open.delete(runId);
         return status;
+      },
+      failRun(runId, summary, error) {
+        store.updateRun(runId, { summary, updatedAtMs: runtime.clock.nowMs() });
+        throw error;
       },
     };
     const result = await body(session);

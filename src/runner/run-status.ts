@@ -1,4 +1,5 @@
-import { type Runtime, toRehearsalError, UserError } from "../core/index.ts";
+import { toRehearsalError, UserError } from "../core/errors.ts";
+import type { Runtime } from "../core/index.ts";
 import type { RunRecord, RunStatus, RunStore } from "../store/index.ts";
 
 /** The kinds of run the runner creates (`runs list --kind` accepts these). */

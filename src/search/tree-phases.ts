@@ -104,23 +104,22 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   const { state, spec, deps } = run;
   const { counters } = state;
   const clock = deps.runtime.clock;
-  const start = clock.monotonicMs();
   const snapshot = state.snapshots.get(node.id);
   slot.noise?.setSchedule(node.noise?.schedule ?? []);
   const expectedFingerprint = expectedFingerprintOf(node);
+  state.beginReach(clock.monotonicMs());
   const reached = await reachState(slot.env, {
     taskId: spec.task.id,
     seed: spec.seed,
     prefix: node.prefix,
     ...(expectedFingerprint ? { expectedFingerprint } : {}),
     ...(snapshot ? { snapshot } : {}),
-  });
+  }).finally(() => state.endReach(clock.monotonicMs()));
   state.snapshots.delete(node.id);
   if (reached.via === "replay") {
     counters.replaySteps += node.prefix.length;
     counters.envSteps += node.prefix.length;
   } else if (reached.via === "snapshot") counters.restores += 1;
-  counters.replayMs += clock.monotonicMs() - start;
   if (!reached.ok) {
     counters.mismatches += 1;
     deps.runtime.logger.warn("replay mismatch: child dropped", {

@@ -71,16 +71,20 @@ function capped(run: TreeRun, decision: GateDecision): GateDecision {
     : { ...decision, reason: "node_cap", children: [] };
 }
 
+/** A node's move this round and, when it branched, the capture of its state for the children. */
+export interface Branching {
+  move: Move;
+  /** Records the parent's fingerprint (and snapshot) on its new children; run before the node moves. */
+  capture: (() => Promise<void>) | null;
+}
+
 /**
  * Phase 2, one node: bucket its candidates, pass the gates (logged), queue a child per further bucket
  * (each to reach this node's state by snapshot or replay, checked by fingerprint); returns its move.
+ * Synchronous, so that nodes branch in seq order; the state capture of every branching node then
+ * runs concurrently (`captureAll`).
  */
-export async function branch(
-  run: TreeRun,
-  { node, slot }: ActiveNode,
-  proposal: Proposal,
-  k: number,
-): Promise<Move> {
+export function branch(run: TreeRun, { node, slot }: ActiveNode, proposal: Proposal, k: number): Branching {
   const { spec, state } = run;
   const { config } = spec;
   state.counters.proposals += 1;
@@ -102,9 +106,8 @@ export async function branch(
     probes: k,
   });
   state.changed.add(node);
+  const children: SearchNode[] = [];
   if (decision.children.length > 0) {
-    const fingerprint = await slot.env.fingerprint();
-    const snapshot = await trySnapshot(slot.env);
     node.budget -= 1;
     node.hasBranched = true;
     for (const b of decision.children) {
@@ -116,15 +119,35 @@ export async function branch(
         hasBranched: false,
         status: "pending",
         pending: { action: b.representative, raw: b.raw, fingerprint: b.fingerprint, bucketSize: b.size },
-        expectedFingerprint: fingerprint,
       });
       assignNoise(spec.noise, child, node, noiseContext(run));
-      if (snapshot) state.snapshots.set(child.id, snapshot);
       state.changed.add(child);
       state.queue.push(child);
+      children.push(child);
     }
   }
-  return decision.primary ? { action: decision.primary.representative, raw: decision.primary.raw } : null;
+  const move = decision.primary
+    ? { action: decision.primary.representative, raw: decision.primary.raw }
+    : null;
+  const capture =
+    children.length === 0
+      ? null
+      : async () => {
+          // An alive node's recorded fingerprint is that of its current state (nothing stepped since).
+          const fingerprint = node.stateFingerprint ?? (await slot.env.fingerprint());
+          const snapshot = await trySnapshot(slot.env);
+          for (const child of children) {
+            child.expectedFingerprint = fingerprint;
+            if (snapshot) state.snapshots.set(child.id, snapshot);
+          }
+        };
+  return { move, capture };
+}
+
+/** Runs the captures of a round's branchings concurrently (each on its own environment). */
+export async function captureAll(branchings: ReadonlyArray<Branching>): Promise<Move[]> {
+  await Promise.all(branchings.map((b) => b.capture?.()));
+  return branchings.map((b) => b.move);
 }
 
 /** Phase 3: every active node makes its move; returns which are still alive (the rest ended or dropped). */

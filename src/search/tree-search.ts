@@ -2,7 +2,16 @@ import type { Proposal } from "../core/index.ts";
 import type { SearchNode } from "./node.ts";
 import { assignNoise } from "./tree-noise.ts";
 import { activate, guarded, type Slot, slotsOf, type TreeRun } from "./tree-phases.ts";
-import { type ActiveNode, branch, type Move, move, noiseContext, probesOf, propose } from "./tree-round.ts";
+import {
+  type ActiveNode,
+  branch,
+  captureAll,
+  type Move,
+  move,
+  noiseContext,
+  probesOf,
+  propose,
+} from "./tree-round.ts";
 import type { TreeResult, TreeSearchDeps, TreeSpec } from "./tree-spec.ts";
 import { TreeState } from "./tree-state.ts";
 
@@ -47,11 +56,19 @@ export async function searchTree(
     state.round += 1;
     state.counters.rounds += 1;
     state.changed.clear();
+    // Queued nodes reach their states concurrently, one environment each; a slot whose node failed
+    // takes the next queued node.
     while (free.length > 0 && state.queue.length > 0) {
-      const node = state.queue.shift() as SearchNode;
-      const slot = free.pop() as Slot;
-      if (await guarded(run, node, () => activate(run, node, slot))) active.push({ node, slot });
-      else free.push(slot);
+      const batch: ActiveNode[] = [];
+      while (free.length > 0 && state.queue.length > 0)
+        batch.push({ node: state.queue.shift() as SearchNode, slot: free.pop() as Slot });
+      const reached = await Promise.all(
+        batch.map(({ node, slot }) => guarded(run, node, () => activate(run, node, slot))),
+      );
+      batch.forEach((entry, i) => {
+        if (reached[i]) active.push(entry);
+        else free.push(entry.slot);
+      });
     }
     active.sort((a, b) => a.node.seq - b.node.seq);
     if (active.length === 0 && state.queue.length === 0) {
@@ -60,9 +77,9 @@ export async function searchTree(
     }
     const k = probesOf(run, active.length, free.length);
     const proposals = await propose(run, active, k);
-    const moves: Move[] = [];
-    for (const [i, entry] of active.entries())
-      moves.push(await branch(run, entry, proposals[i] as Proposal, k));
+    const moves: Move[] = await captureAll(
+      active.map((entry, i) => branch(run, entry, proposals[i] as Proposal, k)),
+    );
     const stillAlive = await move(run, active, moves);
     const next: ActiveNode[] = [];
     active.forEach((entry, i) => {

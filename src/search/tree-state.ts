@@ -9,6 +9,7 @@ export const TreeCountersSchema = z.object({
   rounds: count(),
   envSteps: count(),
   replaySteps: count(),
+  /** Wall time during which at least one child was reaching its state (restore or reset + replay). */
   replayMs: count(),
   restores: count(),
   proposals: count(),
@@ -39,6 +40,8 @@ export class TreeState {
   readonly counters = zeroCounters();
   round = 0;
   private seq = 0;
+  private reaching = 0;
+  private reachingSince = 0;
 
   constructor(readonly treeId: string) {}
 
@@ -67,6 +70,17 @@ export class TreeState {
     }
     const all = [...this.nodes.values()];
     this.queue.push(...all.filter((n) => n.status === "alive"), ...all.filter((n) => n.status === "pending"));
+  }
+
+  /** A child starts reaching its state (reaches run concurrently; `replayMs` counts their union). */
+  beginReach(nowMs: number): void {
+    if (this.reaching === 0) this.reachingSince = nowMs;
+    this.reaching += 1;
+  }
+
+  endReach(nowMs: number): void {
+    this.reaching -= 1;
+    if (this.reaching === 0) this.counters.replayMs += nowMs - this.reachingSince;
   }
 
   leaves(): SearchNode[] {

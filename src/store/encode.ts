@@ -4,8 +4,6 @@ import {
   type Observation,
   ObservationSchema,
   SCHEMA_VERSION,
-  type StepRecord,
-  StepRecordSchema,
   sha256Hex,
   type Task,
   TaskSchema,
@@ -24,7 +22,8 @@ import {
   type TreeRecord,
   TreeRecordSchema,
 } from "./contract.ts";
-import type { NodeRow, RunRow, StepRow, TaskRow, TrajectoryRow, TreeRow } from "./rows.ts";
+import type { NodeRow, RunRow, TaskRow, TrajectoryRow, TreeRow } from "./rows.ts";
+import { frozenObservationText } from "./step-text.ts";
 import { invalidArgument, protocolError } from "./store-errors.ts";
 
 /*
@@ -39,7 +38,7 @@ export interface PendingArtefact {
   bytes: Uint8Array;
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, operation: string, what: string): T {
+export function check<T>(schema: z.ZodType<T>, value: unknown, operation: string, what: string): T {
   const result = schema.safeParse(value);
   if (!result.success) throw invalidArgument(operation, what, result.error);
   return result.data;
@@ -95,14 +94,16 @@ const NewTrajectorySchema = TrajectorySchema.pick({
   meta: true,
 }).extend({ id: z.string().min(1) });
 
+/** The columns naming a record's run, task and seed, shared by trajectories and trees. */
+function ownerColumns(v: { id: string; runId: string; taskId: string; seed: number }) {
+  return { id: v.id, run_id: v.runId, task_id: v.taskId, seed: v.seed };
+}
+
 export function encodeNewTrajectory(t: NewTrajectory): TrajectoryRow {
   const v = check(NewTrajectorySchema, t, `startTrajectory(${t?.id})`, "trajectory");
   return {
-    id: v.id,
-    run_id: v.runId,
-    task_id: v.taskId,
+    ...ownerColumns(v),
     episode_index: v.episodeIndex,
-    seed: v.seed,
     policy: v.policy,
     status: "running",
     started_at_ms: v.startedAtMs,
@@ -136,28 +137,13 @@ export function detachScreenshot(
   return { ...observation, screenshot: reference };
 }
 
+/** No artefacts to store (shared, never written to). */
+export const NO_ARTEFACTS = Object.freeze([]) as unknown as PendingArtefact[];
+
 /** A row to write and the screenshot artefacts to store before it. */
 export interface RowWithArtefacts<R> {
   row: R;
   pending: PendingArtefact[];
-}
-
-/** Validates a step and encodes its row; its screenshot bytes come back as `pending`. */
-export function encodeStep(trajectoryId: string, step: StepRecord): RowWithArtefacts<StepRow> {
-  const operation = `appendStep(${trajectoryId}, step ${step?.index})`;
-  const s = check(StepRecordSchema, step, operation, "step");
-  const pending: PendingArtefact[] = [];
-  const stored = { ...s, observation: detachScreenshot(s.observation, operation, pending) };
-  const row: StepRow = {
-    trajectory_id: trajectoryId,
-    idx: s.index,
-    action_type: s.action?.type ?? null,
-    reward: s.reward,
-    terminated: s.terminated ? 1 : 0,
-    truncated: s.truncated ? 1 : 0,
-    data: JSON.stringify(stored),
-  };
-  return { row, pending };
 }
 
 const TrajectoryEndSchema = z.object({
@@ -178,32 +164,43 @@ export interface TrajectoryEndRow {
   final_observation: string | null;
 }
 
+const TrajectoryEndFieldsSchema = TrajectoryEndSchema.omit({ finalObservation: true });
+
 export function encodeTrajectoryEnd(
   trajectoryId: string,
   end: TrajectoryEnd,
 ): RowWithArtefacts<TrajectoryEndRow> {
+  // Fast path: a frozen final observation's text is cached; the rest is small.
+  const cachedFinal = end?.finalObservation && frozenObservationText(end.finalObservation);
+  const fields = cachedFinal === undefined ? undefined : TrajectoryEndFieldsSchema.safeParse(end);
+  if (fields?.success)
+    return { row: endRow(trajectoryId, fields.data, cachedFinal ?? null), pending: NO_ARTEFACTS };
   const operation = `finishTrajectory(${trajectoryId})`;
   const e = check(TrajectoryEndSchema, end, operation, "trajectory end");
   const pending: PendingArtefact[] = [];
   const final = e.finalObservation && detachScreenshot(e.finalObservation, operation, pending);
-  const row: TrajectoryEndRow = {
-    id: trajectoryId,
+  return { row: endRow(trajectoryId, e, final ? JSON.stringify(final) : null), pending };
+}
+
+function endRow(
+  id: string,
+  e: z.infer<typeof TrajectoryEndFieldsSchema>,
+  finalObservation: string | null,
+): TrajectoryEndRow {
+  return {
+    id,
     status: e.status,
     ended_at_ms: e.endedAtMs,
     outcome: e.outcome ? JSON.stringify(e.outcome) : null,
     error: e.error ? JSON.stringify(e.error) : null,
-    final_observation: final ? JSON.stringify(final) : null,
+    final_observation: finalObservation,
   };
-  return { row, pending };
 }
 
 export function encodeTree(tree: TreeRecord): TreeRow {
   const t = check(TreeRecordSchema, tree, `putTree(${tree?.id})`, "tree");
   return {
-    id: t.id,
-    run_id: t.runId,
-    task_id: t.taskId,
-    seed: t.seed,
+    ...ownerColumns(t),
     status: t.status,
     data: JSON.stringify(t.data),
   };

@@ -1,5 +1,6 @@
 import type { RunStore } from "./contract.ts";
 import * as encode from "./encode.ts";
+import * as encodeStep from "./encode-step.ts";
 import type {
   ArtefactRow,
   NodeRow,
@@ -31,7 +32,8 @@ export function createMemoryStore(): RunStore {
   const runs = new Map<string, RunRow>();
   const tasks = new Map<string, Map<string, TaskRow>>();
   const trajectories = new Map<string, TrajectoryRow>();
-  const steps = new Map<string, string[]>();
+  /** Steps' stored data per trajectory: text, or the pieces of it (shared cached texts, joined on read). */
+  const steps = new Map<string, encodeStep.StepData[]>();
   const artefacts = new Map<string, { row: ArtefactRow; bytes: Uint8Array }>();
   const trees = new Map<string, TreeRow>();
   /** Nodes per tree, keyed by node id, in order of first insertion. */
@@ -61,6 +63,10 @@ export function createMemoryStore(): RunStore {
     const row = trajectories.get(id);
     return row && { status: row.status, step_count: steps.get(id)?.length ?? 0 };
   });
+
+  function stepTexts(id: string): string[] {
+    return (steps.get(id) ?? []).map(encodeStep.stepDataText);
+  }
 
   function withCount(row: TrajectoryRow): TrajectoryRowWithCount {
     return { ...row, step_count: steps.get(row.id)?.length ?? 0 };
@@ -132,10 +138,13 @@ export function createMemoryStore(): RunStore {
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
-      const { row, pending } = encode.encodeStep(trajectoryId, step);
-      protocol.checkAppend(trajectoryId, row.idx);
+      const { row, pending, columns } = encodeStep.encodeStepData(
+        step,
+        encodeStep.appendOperation(trajectoryId, step),
+      );
+      protocol.checkAppend(trajectoryId, columns.idx);
       storeArtefacts(pending);
-      steps.get(trajectoryId)?.push(row.data);
+      steps.get(trajectoryId)?.push(row);
     },
     finishTrajectory(trajectoryId, end) {
       open("finishTrajectory");
@@ -148,7 +157,7 @@ export function createMemoryStore(): RunStore {
     getTrajectory(id) {
       open("getTrajectory");
       const row = trajectories.get(id);
-      return row && rows.decodeTrajectory(row, steps.get(id) ?? []);
+      return row && rows.decodeTrajectory(row, stepTexts(id));
     },
     listTrajectories(runId, filter = {}) {
       open("listTrajectories");
@@ -161,7 +170,7 @@ export function createMemoryStore(): RunStore {
         const row = trajectories.get(id);
         if (row === undefined) continue;
         if (filter.status !== undefined && row.status !== filter.status) continue;
-        yield rows.decodeTrajectory(row, steps.get(id) ?? []);
+        yield rows.decodeTrajectory(row, stepTexts(id));
       }
     },
 

@@ -21,6 +21,16 @@ export interface SqliteStoreOptions {
   /** How long a writer waits for a lock held by another connection (default 5000). */
   busyTimeoutMs?: number;
   /**
+   * Appended steps are committed in batches: one transaction when `batchSteps` steps are waiting
+   * (default 256) or when a step is appended and the oldest waiting one is `batchMs` old (default 200),
+   * and always before any other operation (finishing a trajectory commits its last steps in the same
+   * transaction), and on close. A step is durable once its batch commits; a killed process loses only
+   * the waiting steps of trajectories that are still running, never part of a batch, and never marks
+   * an episode complete that was not. `batchSteps: 1` commits every step on its own.
+   */
+  batchSteps?: number;
+  batchMs?: number;
+  /**
    * Open without writing anything (no directory, migration or WAL): every write throws a `store.read_only`
    * StoreError. A store whose directory or file is not writable opens this way by itself.
    */
@@ -155,5 +165,35 @@ export function openDatabase(options: SqliteStoreOptions): OpenedDatabase {
   } catch (error) {
     db.close();
     throw openFailure(path, error);
+  }
+}
+
+/** Runs an insert, turning key conflicts into the caller's protocol errors. */
+export function insert(
+  run: () => void,
+  conflicts: { primaryKey?: () => Error; foreignKey?: () => Error },
+): void {
+  try {
+    run();
+  } catch (error) {
+    const code = sqliteCode(error);
+    if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" && conflicts.primaryKey) throw conflicts.primaryKey();
+    if (code === "SQLITE_CONSTRAINT_FOREIGNKEY" && conflicts.foreignKey) throw conflicts.foreignKey();
+    throw error;
+  }
+}
+
+/**
+ * On close, switches the file back to rollback-journal mode when no other connection has it open, so
+ * that the store can later be opened read-only where the WAL's shared-memory file cannot be created
+ * (a read-only mount or directory). The next writer switches it to WAL again. Best effort: with other
+ * connections open the file stays in WAL mode until the last one closes.
+ */
+export function leaveWalMode(db: Database.Database): void {
+  try {
+    db.pragma("busy_timeout = 0");
+    db.pragma("journal_mode = DELETE");
+  } catch {
+    // Another connection holds the database; it leaves WAL mode when it closes.
   }
 }

@@ -2,9 +2,11 @@ import { join } from "node:path";
 import { createArtefactFiles } from "./artefact-files.ts";
 import type { RunStore } from "./contract.ts";
 import * as encode from "./encode.ts";
+import * as encodeStep from "./encode-step.ts";
 import * as rows from "./rows.ts";
-import { openDatabase, type SqliteStoreOptions, sqliteCode } from "./sqlite-open.ts";
+import { insert, leaveWalMode, openDatabase, type SqliteStoreOptions } from "./sqlite-open.ts";
 import { prepareStatements, type Statements } from "./statements.ts";
+import { createStepBatch, parseBatchOptions } from "./step-batch.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { createStoreHealth } from "./store-health.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
@@ -29,6 +31,7 @@ type PendingArtefact = encode.PendingArtefact;
  * are typed StoreErrors; see `createStoreHealth`.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
+  const batch = createStepBatch(parseBatchOptions(options), () => performance.now());
   const { db, path, version, readOnly } = openDatabase(options);
   const health = createStoreHealth({ dir: options.dir, path, readOnly });
   let st: Statements;
@@ -44,29 +47,22 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   function open(operation: string): void {
     if (closed) throw closedError(operation);
   }
-  /** A read: a failure of the store comes out as its StoreError. */
+  /** A read: a failure of the store comes out as its StoreError. Waiting steps are committed first. */
   function read<T>(operation: string, fn: () => T): T {
     open(operation);
+    commitBatch(operation);
     return health.guard(operation, fn);
   }
   /** A write: also checks, first, that the store may write and is still there. */
   function write<T>(operation: string, fn: () => T): T {
     open(operation);
+    commitBatch(operation);
+    return writeNow(operation, fn);
+  }
+  function writeNow<T>(operation: string, fn: () => T): T {
     health.beforeWrite(operation);
     return health.guard(operation, fn);
   }
-  /** Runs an insert, turning key conflicts into the caller's protocol errors. */
-  function insert(run: () => void, conflicts: { primaryKey?: () => Error; foreignKey?: () => Error }): void {
-    try {
-      run();
-    } catch (error) {
-      const code = sqliteCode(error);
-      if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" && conflicts.primaryKey) throw conflicts.primaryKey();
-      if (code === "SQLITE_CONSTRAINT_FOREIGNKEY" && conflicts.foreignKey) throw conflicts.foreignKey();
-      throw error;
-    }
-  }
-
   /** Writes artefact files (before the transaction); their rows go in with the transaction. */
   function writeFiles(pending: ReadonlyArray<PendingArtefact>): void {
     for (const a of pending) files.write(a.sha256, a.mime, a.bytes);
@@ -76,17 +72,48 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       st.insertArtefact.run({ sha256: a.sha256, mime: a.mime, size: a.bytes.byteLength });
   }
 
+  /** The rules on the committed rows (inside a transaction). */
   const protocol = trajectoryProtocol((id) => st.trajectoryState.get({ id }));
+  /** The rules for a step being appended: a trajectory with waiting steps goes on from the last one. */
+  const appendProtocol = trajectoryProtocol((id) => {
+    const next = batch.nextIndex(id);
+    return next === undefined ? st.trajectoryState.get({ id }) : { status: "running", step_count: next };
+  });
 
-  const appendStepTx = db.transaction(
-    (trajectoryId: string, row: rows.StepRow, pending: PendingArtefact[]) => {
-      protocol.checkAppend(trajectoryId, row.idx);
-      insertArtefactRows(pending);
-      st.insertStep.run(row);
-    },
-  );
+  /** Inserts the waiting steps, checking each trajectory's committed rows where its steps begin. */
+  function insertBatch(): void {
+    insertArtefactRows(batch.artefacts());
+    let current: string | undefined;
+    for (const row of batch.rows()) {
+      if (row.trajectory_id !== current) {
+        current = row.trajectory_id;
+        try {
+          protocol.checkAppend(current, row.idx);
+        } catch (error) {
+          batch.drop(current); // another connection finished it: these steps can never commit
+          throw error;
+        }
+      }
+      st.insertStep.run(
+        current,
+        row.idx,
+        row.action_type,
+        row.reward,
+        row.terminated,
+        row.truncated,
+        row.data,
+      );
+    }
+  }
+  const insertBatchTx = db.transaction(insertBatch);
+  function commitBatch(operation: string): void {
+    if (batch.size === 0) return;
+    writeNow(operation, () => insertBatchTx.immediate());
+    batch.clear();
+  }
 
   const finishTx = db.transaction((row: encode.TrajectoryEndRow, pending: PendingArtefact[]) => {
+    insertBatch();
     protocol.checkFinish(row.id);
     insertArtefactRows(pending);
     st.finishTrajectory.run({ ...row });
@@ -156,17 +183,31 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       });
     },
     appendStep(trajectoryId, step) {
-      write("appendStep", () => {
-        const { row, pending } = encode.encodeStep(trajectoryId, step);
+      const operation = "appendStep";
+      open(operation);
+      if (readOnly) health.beforeWrite(operation);
+      const { row, due } = health.guard(operation, () => {
+        const { row, pending } = encodeStep.encodeStep(trajectoryId, step);
+        appendProtocol.checkAppend(trajectoryId, row.idx);
         writeFiles(pending);
-        appendStepTx.immediate(trajectoryId, row, pending);
+        return { row, due: batch.add(row, pending) };
       });
+      if (!due) return;
+      try {
+        commitBatch(operation);
+      } catch (error) {
+        batch.remove(row); // this step was not written; the earlier ones wait for the next commit
+        throw error;
+      }
     },
     finishTrajectory(trajectoryId, end) {
-      write("finishTrajectory", () => {
+      const operation = "finishTrajectory";
+      open(operation);
+      writeNow(operation, () => {
         const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
         writeFiles(pending);
         finishTx.immediate(row, pending);
+        batch.clear();
       });
     },
     getTrajectory(id) {
@@ -251,26 +292,18 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
 
     close() {
       if (closed) return;
+      let failure: unknown;
+      try {
+        commitBatch("close");
+      } catch (error) {
+        failure = error;
+      }
       closed = true;
       if (!readOnly) leaveWalMode(db);
       db.close();
+      if (failure !== undefined) throw failure;
       health.afterClose();
     },
   };
   return store;
-}
-
-/**
- * On close, switches the file back to rollback-journal mode when no other connection has it open, so
- * that the store can later be opened read-only where the WAL's shared-memory file cannot be created
- * (a read-only mount or directory). The next writer switches it to WAL again. Best effort: with other
- * connections open the file stays in WAL mode until the last one closes.
- */
-function leaveWalMode(db: import("better-sqlite3").Database): void {
-  try {
-    db.pragma("busy_timeout = 0");
-    db.pragma("journal_mode = DELETE");
-  } catch {
-    // Another connection holds the database; it leaves WAL mode when it closes.
-  }
 }

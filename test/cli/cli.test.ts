@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TrajectorySchema } from "../../src/core/index.ts";
-import { json, runCli } from "./run-cli.ts";
+import { json, runCli, runMain } from "./run-cli.ts";
 
 let dir: string;
 let store: string;
@@ -16,8 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("rehearsal CLI", () => {
   let runId = "";
 
-  it("run records FrozenLake episodes and prints a JSON summary", () => {
-    const r = runCli([
+  it("run records FrozenLake episodes and prints a JSON summary", async () => {
+    const r = await runMain([
       "--json",
       "run",
       "--env",
@@ -53,8 +53,8 @@ describe("rehearsal CLI", () => {
     runId = out.runId;
   });
 
-  it("prints a human summary table without --json", () => {
-    const r = runCli([
+  it("prints a human summary table without --json", async () => {
+    const r = await runMain([
       "run",
       "--env",
       "frozenlake",
@@ -72,7 +72,7 @@ describe("rehearsal CLI", () => {
     expect(r.stdout).toMatch(/parse errors/);
   });
 
-  it("the same seed gives the same episodes", () => {
+  it("the same seed gives the same episodes", async () => {
     const args = [
       "--json",
       "run",
@@ -89,26 +89,28 @@ describe("rehearsal CLI", () => {
       "--store",
       store,
     ];
-    const a = json<{ summary: unknown }>(runCli(args));
-    const b = json<{ summary: unknown }>(runCli(args));
+    const a = json<{ summary: unknown }>(await runMain(args));
+    const b = json<{ summary: unknown }>(await runMain(args));
     expect(b.summary).toEqual(a.summary);
   });
 
-  it("runs list and runs show", () => {
-    const list = json<{ runs: Array<{ id: string }> }>(runCli(["--json", "runs", "list", "--store", store]));
+  it("runs list and runs show", async () => {
+    const list = json<{ runs: Array<{ id: string }> }>(
+      await runMain(["--json", "runs", "list", "--store", store]),
+    );
     expect(list.runs.map((r) => r.id)).toContain(runId);
-    const show = runCli(["--json", "runs", "show", runId, "--store", store]);
+    const show = await runMain(["--json", "runs", "show", runId, "--store", store]);
     expect(show.code, show.stderr).toBe(0);
     const s = json<{ run: { id: string; codeVersion: string }; trajectories: unknown[] }>(show);
     expect(s.run.id).toBe(runId);
     expect(s.run.codeVersion).toMatch(/^rehearsal@/);
     expect(s.trajectories).toHaveLength(12);
-    expect(runCli(["runs", "show", "run_nope", "--store", store]).code).toBe(2);
+    expect((await runMain(["runs", "show", "run_nope", "--store", store])).code).toBe(2);
   });
 
-  it("export trajectories writes valid JSONL", () => {
+  it("export trajectories writes valid JSONL", async () => {
     const out = join(dir, "t.jsonl");
-    const r = runCli([
+    const r = await runMain([
       "export",
       "trajectories",
       "--run",
@@ -130,26 +132,26 @@ describe("rehearsal CLI", () => {
       expect(t.outcome).toBeDefined();
       expect(t.steps.map((s) => s.index)).toEqual(t.steps.map((_, i) => i));
     }
-    const stdout = runCli(["export", "trajectories", "--run", runId, "--store", store]);
+    const stdout = await runMain(["export", "trajectories", "--run", runId, "--store", store]);
     expect(stdout.stdout.trim().split("\n")).toHaveLength(12);
-    expect(runCli(["export", "trajectories", "--run", runId, "--format", "csv", "--store", store]).code).toBe(
-      2,
-    );
+    expect(
+      (await runMain(["export", "trajectories", "--run", runId, "--format", "csv", "--store", store])).code,
+    ).toBe(2);
   });
 
-  it("a config file is validated and names the bad field", () => {
+  it("a config file is validated and names the bad field", async () => {
     const good = join(dir, "good.yaml");
     writeFileSync(
       good,
       `env: frozenlake\ntasks: [4x4]\npolicy: scripted\nscript:\n  - {type: move, direction: right}\n  - {type: move, direction: right}\nepisodes: 2\nenvOptions: {slippery: false}\nstore: ${store}\n`,
     );
-    const ok = runCli(["--json", "run", "--config", good]);
+    const ok = await runMain(["--json", "run", "--config", good]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(json<{ policy: string }>(ok).policy).toBe("scripted");
 
     const bad = join(dir, "bad.yaml");
     writeFileSync(bad, "env: frozenlake\nepisodes: many\n");
-    const r = runCli(["--json", "run", "--config", bad]);
+    const r = await runMain(["--json", "run", "--config", bad]);
     expect(r.code).toBe(2);
     const err = json<{ error: { code: string; category: string; message: string } }>(r);
     expect(err.error.category).toBe("user");
@@ -157,28 +159,37 @@ describe("rehearsal CLI", () => {
 
     const unknownKey = join(dir, "unknown.json");
     writeFileSync(unknownKey, JSON.stringify({ env: "frozenlake", epsiodes: 3 }));
-    const u = runCli(["run", "--config", unknownKey]);
+    const u = await runMain(["run", "--config", unknownKey]);
     expect(u.code).toBe(2);
     expect(u.stderr).toContain("epsiodes");
 
     const syntax = join(dir, "syntax.yaml");
     writeFileSync(syntax, "env: [frozenlake\n");
-    expect(runCli(["run", "--config", syntax]).stderr).toMatch(/not valid YAML/);
-    expect(runCli(["run", "--config", join(dir, "missing.yaml")]).code).toBe(2);
+    expect((await runMain(["run", "--config", syntax])).stderr).toMatch(/not valid YAML/);
+    expect((await runMain(["run", "--config", join(dir, "missing.yaml")])).code).toBe(2);
   });
 
-  it("bad input gets a typed error and exit code 2", () => {
-    const unknownTask = runCli(["--json", "run", "--env", "frozenlake", "--tasks", "9x9", "--store", store]);
+  it("bad input gets a typed error and exit code 2", async () => {
+    const unknownTask = await runMain([
+      "--json",
+      "run",
+      "--env",
+      "frozenlake",
+      "--tasks",
+      "9x9",
+      "--store",
+      store,
+    ]);
     expect(unknownTask.code).toBe(2);
     expect(json<{ error: { code: string } }>(unknownTask).error.code).toBe("task.unknown");
-    const badEnvOption = runCli(["run", "--env", "frozenlake", "--episodes", "x", "--store", store]);
+    const badEnvOption = await runMain(["run", "--env", "frozenlake", "--episodes", "x", "--store", store]);
     expect(badEnvOption.code).toBe(2);
     expect(badEnvOption.stderr).toContain("--episodes");
-    expect(runCli(["no-such-command"]).code).toBe(2);
+    expect((await runMain(["no-such-command"])).code).toBe(2);
   });
 
-  it("plays chess puzzles: the oracle solves them, a random player does not", () => {
-    const oracle = runCli([
+  it("plays chess puzzles: the oracle solves them, a random player does not", async () => {
+    const oracle = await runMain([
       "--json",
       "run",
       "--env",
@@ -195,7 +206,7 @@ describe("rehearsal CLI", () => {
     expect(o.summary.episodes).toBeGreaterThanOrEqual(10);
     expect(o.summary.successRate).toBe(1);
     const random = json<{ summary: { successRate: number } }>(
-      runCli([
+      await runMain([
         "--json",
         "run",
         "--env",
@@ -213,9 +224,9 @@ describe("rehearsal CLI", () => {
     expect(random.summary.successRate).toBeLessThan(0.5);
   });
 
-  it("skl frozenlake runs all loops and writes a JSON report and an SVG chart", () => {
+  it("skl frozenlake runs all loops and writes a JSON report and an SVG chart", async () => {
     const outDir = join(dir, "skl");
-    const r = runCli([
+    const r = await runMain([
       "--json",
       "skl",
       "frozenlake",
@@ -243,7 +254,7 @@ describe("rehearsal CLI", () => {
     ]);
     expect(out.report.methods.every((m) => m.iterations.length === 2)).toBe(true);
     expect(readFileSync(out.files.svg, "utf8")).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
-    expect(runCli(["skl", "frozenlake", "--slip", "sideways", "--out-dir", outDir]).code).toBe(2);
+    expect((await runMain(["skl", "frozenlake", "--slip", "sideways", "--out-dir", outDir])).code).toBe(2);
     const saved = JSON.parse(
       readFileSync(
         (out.files as unknown as { knowledge: Record<string, string> }).knowledge["stateful-bootstrap"]!,
@@ -253,9 +264,9 @@ describe("rehearsal CLI", () => {
     expect(saved.entries.length).toBeGreaterThan(0);
   });
 
-  it("skl chess runs SKL-RL per expert rate against its no-simulation baseline", () => {
+  it("skl chess runs SKL-RL per expert rate against its no-simulation baseline", async () => {
     const outDir = join(dir, "skl-chess");
-    const r = runCli([
+    const r = await runMain([
       "--json",
       "skl",
       "chess",
@@ -276,9 +287,9 @@ describe("rehearsal CLI", () => {
     expect(out.rates.every((x) => x.skl.puzzles === 2 && x.baseline?.puzzles === 2)).toBe(true);
   });
 
-  it("skl sd writes D_base, D_distill and D_reflect with λ1 and λ2 in the manifest", () => {
+  it("skl sd writes D_base, D_distill and D_reflect with λ1 and λ2 in the manifest", async () => {
     const outDir = join(dir, "skl-sd");
-    const r = runCli([
+    const r = await runMain([
       "--json",
       "skl",
       "sd",
@@ -306,12 +317,33 @@ describe("rehearsal CLI", () => {
     for (const line of distill) expect(JSON.parse(line).messages.at(-1).role).toBe("assistant");
   });
 
-  it("demo runs on the embedded defaults", () => {
-    const r = runCli(["--json", "demo", "frozenlake", "--episodes", "3", "--store", join(dir, "demo")]);
+  it("demo runs on the embedded defaults", async () => {
+    const r = await runMain([
+      "--json",
+      "demo",
+      "frozenlake",
+      "--episodes",
+      "3",
+      "--store",
+      join(dir, "demo"),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const out = json<{ rows: Array<{ policy: string; dynamics: string; successRate: number }> }>(r);
     expect(out.rows).toHaveLength(8);
     const oracleFlat = out.rows.filter((x) => x.policy === "oracle" && x.dynamics === "non-slippery");
     expect(oracleFlat.every((x) => x.successRate === 1)).toBe(true);
+  });
+});
+
+// The tests above call `main()` in this process; these check what only the bin itself shows.
+describe("the rehearsal bin", () => {
+  it("exits 0 with a JSON result on stdout, and 2 with the error on stderr for an unknown command", () => {
+    const ok = runCli(["--json", "runs", "list", "--store", join(dir, "bin-store")]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json<{ runs: unknown[] }>(ok).runs).toEqual([]);
+    const bad = runCli(["no-such-command"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain("no-such-command");
   });
 });

@@ -1,36 +1,16 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startReplayServer } from "../../src/llm/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { runMain } from "./run-cli.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-llmcli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The real bin, asynchronously (the replay server runs in this process). */
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, CI: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on("data", (d: Buffer) => {
-      stderr += d.toString();
-    });
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI in this process (the replay server runs here too), with the endpoint in its environment. */
+const cli = (args: string[], env: Record<string, string>) => runMain(args, { env });
 
 const RUN = [
   "--json",

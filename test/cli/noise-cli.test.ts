@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readScheduleFile } from "../../src/noise/index.ts";
-import { json, runCli } from "./run-cli.ts";
+import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-noisecli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,8 +14,8 @@ interface ListOut {
 }
 
 describe("rehearsal noise", () => {
-  it("noise list --json lists the catalog with every field", () => {
-    const r = runCli(["--json", "noise", "list"]);
+  it("noise list --json lists the catalog with every field", async () => {
+    const r = await runMain(["--json", "noise", "list"]);
     expect(r.code, r.stderr).toBe(0);
     const out = json<ListOut>(r);
     expect(out.generators.length).toBeGreaterThanOrEqual(40);
@@ -37,18 +37,20 @@ describe("rehearsal noise", () => {
         ].sort(),
       );
     }
-    const t2 = json<ListOut>(runCli(["--json", "noise", "list", "--tier", "T2", "--split", "heldout"]));
+    const t2 = json<ListOut>(
+      await runMain(["--json", "noise", "list", "--tier", "T2", "--split", "heldout"]),
+    );
     expect(t2.generators.length).toBeGreaterThan(0);
     expect(t2.generators.every((g) => g.tier === "T2" && g.heldOut === true)).toBe(true);
-    const human = runCli(["noise", "list"]);
+    const human = await runMain(["noise", "list"]);
     expect(human.stdout).toMatch(/generators \(T1 \d+, T2 \d+, T3 \d+\), \d+ held out/);
-    expect(runCli(["noise", "list", "--tier", "T7"]).code).toBe(2);
+    expect((await runMain(["noise", "list", "--tier", "T7"])).code).toBe(2);
   }, 120_000);
 
-  it("noise schedule --span writes a valid file, identical when run twice", () => {
+  it("noise schedule --span writes a valid file, identical when run twice", async () => {
     const files = [join(dir, "a.json"), join(dir, "b.json")];
     for (const out of files) {
-      const r = runCli([
+      const r = await runMain([
         "noise",
         "schedule",
         "--tasks",
@@ -69,7 +71,7 @@ describe("rehearsal noise", () => {
       expect(t.events).toHaveLength(1);
       expect(t.events[0]!.step).toBeLessThanOrEqual(2);
     }
-    const j = runCli([
+    const j = await runMain([
       "--json",
       "noise",
       "schedule",
@@ -81,7 +83,7 @@ describe("rehearsal noise", () => {
       files[0]!,
     ]);
     expect(json<{ kind: string }>(j).kind).toBe("rehearsal.noise-schedule");
-    const unknown = runCli([
+    const unknown = await runMain([
       "noise",
       "schedule",
       "--tasks",
@@ -94,9 +96,9 @@ describe("rehearsal noise", () => {
     expect(unknown.code).toBe(2);
   }, 120_000);
 
-  it("noise schedule measures spans with the oracle on the web environment", () => {
+  it("noise schedule measures spans with the oracle on the web environment", async () => {
     const out = join(dir, "measured.json");
-    const r = runCli([
+    const r = await runMain([
       "--json",
       "noise",
       "schedule",

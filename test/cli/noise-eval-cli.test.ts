@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readScheduleFile } from "../../src/noise/index.ts";
 import { openStore } from "../../src/store/index.ts";
-import { json, runCli } from "./run-cli.ts";
+import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-noise-eval-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,13 +29,13 @@ const TASKS = "login-user,click-checkboxes";
 
 describe("rehearsal eval --noise heldout", () => {
   const schedule = join(dir, "schedule.json");
-  it("precomputes a schedule, then evaluates two policies clean and noisy on it (cross-evaluation)", () => {
-    const s = runCli(["noise", "schedule", "--tasks", TASKS, "--out", schedule]);
+  it("precomputes a schedule, then evaluates two policies clean and noisy on it (cross-evaluation)", async () => {
+    const s = await runMain(["noise", "schedule", "--tasks", TASKS, "--out", schedule]);
     expect(s.code, s.stderr).toBe(0);
     const file = readScheduleFile(schedule);
     const store = join(dir, "store");
     const args = ["--json", "eval", "--env", "web", "--tasks", TASKS, "--rollouts", "2", "--k", "1,2"];
-    const r = runCli([
+    const r = await runMain([
       ...args,
       "--noise",
       "heldout",
@@ -83,13 +83,23 @@ describe("rehearsal eval --noise heldout", () => {
     }
   }, 300_000);
 
-  it("rejects a malformed or incomplete schedule with a typed error (exit 2) that names the fix", () => {
+  it("rejects a malformed or incomplete schedule with a typed error (exit 2) that names the fix", async () => {
     const bad = join(dir, "bad.json");
     writeFileSync(bad, "{ not json");
-    const r1 = runCli(["eval", "--env", "web", "--tasks", TASKS, "--noise", "heldout", "--schedule", bad]);
+    const r1 = await runMain([
+      "eval",
+      "--env",
+      "web",
+      "--tasks",
+      TASKS,
+      "--noise",
+      "heldout",
+      "--schedule",
+      bad,
+    ]);
     expect(r1.code).toBe(2);
     expect(r1.stderr).toMatch(/bad\.json/);
-    const r2 = runCli([
+    const r2 = await runMain([
       "eval",
       "--env",
       "web",
@@ -104,8 +114,8 @@ describe("rehearsal eval --noise heldout", () => {
     ]);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toMatch(/no event for enter-text.*rehearsal noise schedule/s);
-    expect(runCli(["eval", "--env", "web", "--noise", "everything"]).code).toBe(2);
-    const fl = runCli([
+    expect((await runMain(["eval", "--env", "web", "--noise", "everything"])).code).toBe(2);
+    const fl = await runMain([
       "eval",
       "--env",
       "frozenlake",
@@ -120,6 +130,6 @@ describe("rehearsal eval --noise heldout", () => {
     ]);
     expect(fl.code, fl.stderr).toBe(2);
     expect(fl.stderr).toMatch(/cannot be perturbed/);
-    expect(runCli(["eval", "--env", "web", "--schedule", schedule]).code).toBe(2);
+    expect((await runMain(["eval", "--env", "web", "--schedule", schedule])).code).toBe(2);
   }, 300_000);
 });

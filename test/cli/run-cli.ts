@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
@@ -31,23 +32,72 @@ export function json<T = Record<string, unknown>>(r: CliResult): T {
   }
 }
 
-/** Runs the CLI's `main()` in this process, capturing stdout, stderr and the exit code. */
-export async function runMain(args: string[]): Promise<CliResult> {
-  const { main } = await import("../../src/cli/main.ts");
-  const { Writable } = await import("node:stream");
-  const sink = () => {
-    const chunks: string[] = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        chunks.push(String(chunk));
-        done();
-      },
-    });
-    return { stream, text: () => chunks.join("") };
+/** A writable that keeps what is written to it. */
+function sink() {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { chunks, stream, text: () => chunks.join("") };
+}
+
+/** Replaces `stream.write` with one that appends to `chunks`; returns the undo. */
+function divert(stream: NodeJS.WriteStream, chunks: string[]): () => void {
+  const original = stream.write;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8"));
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    done?.();
+    return true;
+  }) as typeof stream.write;
+  return () => {
+    stream.write = original;
   };
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/**
+ * Runs the CLI's `main()` in this process, capturing stdout, stderr and the exit code: what the bin
+ * would print, at a fraction of a process start. Everything written to the process's own stdout and
+ * stderr during the call is captured too (a few writers do not take `main`'s streams: the stdout of
+ * `export ... ` without `--out` and the runtime's log lines), the environment holds `CI=1` and `env`
+ * for the call only, and a call that leaves a signal handler, an exit code or another working
+ * directory behind fails the test: calls cannot leak into each other.
+ */
+export async function runMain(
+  args: string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
+  const { main } = await import("../../src/cli/main.ts");
   const stdout = sink();
   const stderr = sink();
-  const code = await main(["node", "rehearsal", ...args], { stdout: stdout.stream, stderr: stderr.stream });
+  const env = { CI: "1", ...options.env };
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  const listeners = SIGNALS.map((s) => process.listenerCount(s));
+  const cwd = process.cwd();
+  const exitCode = process.exitCode;
+  Object.assign(process.env, env);
+  const undo = [divert(process.stdout, stdout.chunks), divert(process.stderr, stderr.chunks)];
+  let code: number;
+  try {
+    code = await main(["node", "rehearsal", ...args], { stdout: stdout.stream, stderr: stderr.stream });
+  } finally {
+    for (const u of undo) u();
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  const leaks = [
+    ...SIGNALS.filter((s, i) => process.listenerCount(s) !== listeners[i]).map((s) => `${s} listeners`),
+    ...(process.cwd() !== cwd ? ["the working directory"] : []),
+    ...(process.exitCode !== exitCode ? ["process.exitCode"] : []),
+  ];
+  if (leaks.length > 0) throw new Error(`rehearsal ${args.join(" ")} left ${leaks.join(", ")} changed`);
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
 

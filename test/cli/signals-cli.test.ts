@@ -6,7 +6,7 @@ import { startReplayServer } from "../../src/llm/index.ts";
 import { loadTreeNodes } from "../../src/search/index.ts";
 import type { RunStore } from "../../src/store/index.ts";
 import { leafPaths } from "../search/helpers.ts";
-import { json, newestRunCount, spawnCli, waitFor, withStore } from "./run-cli.ts";
+import { json, newestRunCount, runMain, spawnCli, waitFor, withStore } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-signals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,8 +65,7 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
   const reference = async () => {
     if (searchReference) return searchReference;
     const store = join(dir, "search-reference");
-    const cli = await spawnCli([...SEARCH, "--store", store]);
-    const full = await cli.done;
+    const full = await runMain([...SEARCH, "--store", store]);
     expect(full.code, full.stderr).toBe(0);
     searchReference = leavesByTask(store, json<{ runId: string }>(full).runId);
     return searchReference;
@@ -84,7 +83,7 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
       expect(status).toBe("interrupted");
       expect(json<{ status: string }>(r).status).toBe("interrupted");
       expect(r.stderr).toContain(`resume with: rehearsal search --resume ${runId} --store ${store}`);
-      const resumed = await (await spawnCli(["--json", "search", "--resume", runId, "--store", store])).done;
+      const resumed = await runMain(["--json", "search", "--resume", runId, "--store", store]);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(withStore(store, (s) => s.getRun(runId)?.status)).toBe("complete");
       expect(leavesByTask(store, runId)).toEqual(await reference());
@@ -107,13 +106,13 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
       expect(statuses).not.toContain("infra_failed");
       expect(statuses).not.toContain("running");
       expect(statuses.length).toBeLessThan(200);
-      const resumed = await (await spawnCli(["--json", "run", "--resume", runId, "--store", store])).done;
+      const resumed = await runMain(["--json", "run", "--resume", runId, "--store", store]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const out = json<{ status: string; summary: { episodes: number; perTask: unknown[] } }>(resumed);
       expect(out.status).toBe("complete");
       expect(out.summary.episodes).toBe(200);
       // The same run uninterrupted (same seed) has the same summary.
-      const full = await (await spawnCli([...RUN, "--store", join(dir, `run-full-${signal}`)])).done;
+      const full = await runMain([...RUN, "--store", join(dir, `run-full-${signal}`)]);
       expect(out.summary).toEqual(json<{ summary: unknown }>(full).summary);
     },
     300_000,
@@ -129,7 +128,7 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
     const args = ["--json", "run", "--env", "frozenlake", "--tasks", "4x4", "--policy", "llm", "-n", "1"];
     // Learn the request key, then answer it only after ten minutes: the step stays in flight.
     const probe = await startReplayServer({ fixtures: { version: 1, entries: [] } });
-    await (await spawnCli([...args, "--store", join(dir, "probe")], env(probe.baseUrl))).done;
+    await runMain([...args, "--store", join(dir, "probe")], { env: env(probe.baseUrl) });
     await probe.close();
     const key = probe.requests[0]?.key;
     expect(key).toBeTruthy();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { json, runCli } from "./run-cli.ts";
+import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-webcli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -10,8 +10,8 @@ const store = join(dir, "store");
 const pages = join(import.meta.dirname, "..", "fixtures", "web", "pages");
 
 describe("rehearsal CLI on the web environment", () => {
-  it("tasks list --suite builtin lists the built-in tasks with splits and tiers", () => {
-    const r = runCli(["--json", "tasks", "list", "--suite", "builtin"]);
+  it("tasks list --suite builtin lists the built-in tasks with splits and tiers", async () => {
+    const r = await runMain(["--json", "tasks", "list", "--suite", "builtin"]);
     expect(r.code, r.stderr).toBe(0);
     const out = json<{ suite: string; tasks: Array<{ id: string; split: string; tier: string }> }>(r);
     expect(out.suite).toBe("builtin");
@@ -20,8 +20,8 @@ describe("rehearsal CLI on the web environment", () => {
     expect(new Set(out.tasks.map((t) => t.tier))).toEqual(new Set(["short", "long"]));
   });
 
-  it("run --env web records oracle episodes and search + export sft + eval work end to end", () => {
-    const run = runCli([
+  it("run --env web records oracle episodes and search + export sft + eval work end to end", async () => {
+    const run = await runMain([
       "--json",
       "run",
       "--env",
@@ -45,7 +45,7 @@ describe("rehearsal CLI on the web environment", () => {
       episodes: 2,
     });
 
-    const search = runCli([
+    const search = await runMain([
       "--json",
       "search",
       "--env",
@@ -66,7 +66,7 @@ describe("rehearsal CLI on the web environment", () => {
     expect(s.totals.leaves).toBeGreaterThan(0);
 
     const out = join(dir, "sft.jsonl");
-    const exp = runCli([
+    const exp = await runMain([
       "--json",
       "export",
       "sft",
@@ -83,7 +83,7 @@ describe("rehearsal CLI on the web environment", () => {
     const report = json<{ records: number; images: number }>(exp);
     expect(report.images).toBeGreaterThanOrEqual(report.records > 0 ? 1 : 0);
 
-    const ev = runCli([
+    const ev = await runMain([
       "--json",
       "eval",
       "--env",
@@ -110,13 +110,13 @@ describe("rehearsal CLI on the web environment", () => {
     expect(e.entropy.states).toBe(2);
   }, 240_000);
 
-  it("--tasks-dir loads a directory of protocol pages as a suite", () => {
-    const r = runCli(["--json", "tasks", "list", "--tasks-dir", pages]);
+  it("--tasks-dir loads a directory of protocol pages as a suite", async () => {
+    const r = await runMain(["--json", "tasks", "list", "--tasks-dir", pages]);
     expect(r.code, r.stderr).toBe(0);
     expect(json<{ tasks: unknown[] }>(r).tasks.length).toBeGreaterThan(0);
   });
 
-  it("an unknown suite is a user error", () => {
-    expect(runCli(["tasks", "list", "--env", "web", "--suite", "nope"]).code).toBe(2);
+  it("an unknown suite is a user error", async () => {
+    expect((await runMain(["tasks", "list", "--env", "web", "--suite", "nope"])).code).toBe(2);
   });
 });

@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { SklTrajectoryRecordSchema } from "../../src/experiments/index.ts";
 import { createJsonFilePersistence, createSqlitePersistence } from "../../src/knowledge/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
-import { json, runCli } from "../cli/run-cli.ts";
+import { json, runMain } from "../cli/run-cli.ts";
 
 /** `rehearsal export trajectories --run` of a run, as JSONL to `out`. */
-function exportTrajectories(runId: string, store: string, out: string): void {
-  const r = runCli([
+async function exportTrajectories(runId: string, store: string, out: string): Promise<void> {
+  const r = await runMain([
     "export",
     "trajectories",
     "--run",
@@ -35,10 +35,10 @@ describe("SKL episodes in the run store", () => {
   const dir = mkdtempSync(join(tmpdir(), "rehearsal-skl-store-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("skl frozenlake records every episode as a run of kind skl that runs show and export read", () => {
+  it("skl frozenlake records every episode as a run of kind skl that runs show and export read", async () => {
     const store = join(dir, "store");
     const args = ["--train-maps", "2", "--test-maps", "1", "--iterations", "2", "--store", store];
-    const r = runCli(["--json", "skl", "frozenlake", ...args, "--out-dir", join(dir, "out")]);
+    const r = await runMain(["--json", "skl", "frozenlake", ...args, "--out-dir", join(dir, "out")]);
     expect(r.code, r.stderr).toBe(0);
     const { runId, report } = json<{ runId: string; report: { methods: unknown[] } }>(r);
     // 4 methods × 2 iterations × (2 train + 1 held-out) maps.
@@ -59,12 +59,12 @@ describe("SKL episodes in the run store", () => {
       db.close();
     }
 
-    const show = runCli(["--json", "runs", "show", runId, "--store", store]);
+    const show = await runMain(["--json", "runs", "show", runId, "--store", store]);
     expect(show.code, show.stderr).toBe(0);
     expect(json<{ trajectories: unknown[] }>(show).trajectories).toHaveLength(episodes);
 
     const out = join(dir, "skl.jsonl");
-    exportTrajectories(runId, store, out);
+    await exportTrajectories(runId, store, out);
     const lines = readFileSync(out, "utf8").trim().split("\n");
     expect(lines).toHaveLength(episodes);
     const first = JSON.parse(lines[0] as string) as { steps: Array<{ observation: { stateKey?: string } }> };
@@ -73,9 +73,18 @@ describe("SKL episodes in the run store", () => {
 
   it("skl frozenlake --knowledge sqlite keeps each method's table in the store's database, as json would", async () => {
     const args = ["--train-maps", "2", "--test-maps", "1", "--iterations", "2", "--seed", "4"];
-    const run = (where: string) => {
+    const run = async (where: string) => {
       const store = join(dir, `knowledge-${where}`);
-      const r = runCli(["--json", "skl", "frozenlake", ...args, "--knowledge", where, "--store", store]);
+      const r = await runMain([
+        "--json",
+        "skl",
+        "frozenlake",
+        ...args,
+        "--knowledge",
+        where,
+        "--store",
+        store,
+      ]);
       expect(r.code, r.stderr).toBe(0);
       const out = json<{
         runId: string;
@@ -83,8 +92,8 @@ describe("SKL episodes in the run store", () => {
       }>(r);
       return { store, ...out };
     };
-    const sqlite = run("sqlite");
-    const files = run("json");
+    const sqlite = await run("sqlite");
+    const files = await run("json");
     expect(sqlite.files.knowledgeStorage).toBe("sqlite");
     expect(sqlite.files.knowledgeDatabase).toBe(join(sqlite.store, "rehearsal.db"));
     // No knowledge file next to the store: the tables are in its database.
@@ -103,15 +112,15 @@ describe("SKL episodes in the run store", () => {
       expect(sorted(stored)).toEqual(sorted(saved));
       if (method !== "no-reflection") expect(stored.length).toBeGreaterThan(0);
     }
-    expect(runCli(["skl", "frozenlake", ...args, "--knowledge", "yaml", "--store", sqlite.store]).code).toBe(
-      2,
-    );
+    expect(
+      (await runMain(["skl", "frozenlake", ...args, "--knowledge", "yaml", "--store", sqlite.store])).code,
+    ).toBe(2);
   }, 120_000);
 
   it("skl chess records its real episodes (SKL-RL and baseline) with z_hat in the steps; runs show and export read them", async () => {
     const store = join(dir, "chess-store");
     const outDir = join(dir, "chess-out");
-    const r = runCli([
+    const r = await runMain([
       "--json",
       "skl",
       "chess",
@@ -138,7 +147,7 @@ describe("SKL episodes in the run store", () => {
     );
     expect(datasets).toHaveLength(2);
 
-    const show = runCli(["--json", "runs", "show", runId, "--store", store]);
+    const show = await runMain(["--json", "runs", "show", runId, "--store", store]);
     expect(show.code, show.stderr).toBe(0);
     const shown = json<{
       run: { kind: string; status: string };
@@ -150,7 +159,7 @@ describe("SKL episodes in the run store", () => {
     expect(shown.trajectories.every((t) => t.status === "complete" && t.stepCount > 0)).toBe(true);
 
     const out = join(dir, "chess.jsonl");
-    exportTrajectories(runId, store, out);
+    await exportTrajectories(runId, store, out);
     type Stored = {
       id: string;
       steps: Array<{ action: { move: string }; reward: number; info: { skl?: Record<string, unknown> } }>;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadTreeNodes } from "../../src/search/index.ts";
 import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
-import { type CliResult, json, spawnCli, waitFor } from "../cli/run-cli.ts";
+import { type CliResult, json, runMain, spawnCli, waitFor } from "../cli/run-cli.ts";
 
 /**
  * The done-when of the faults issue: SIGTERM and SIGINT at seeded random points of a web search each
@@ -113,8 +113,9 @@ async function startSearch(args: string[]) {
   return { cli, started, runId: () => runId ?? runIds().find((id) => !before.has(id)) };
 }
 
-async function resume(runId: string): Promise<CliResult> {
-  return (await spawnCli(["--json", "search", "--resume", runId, "--store", store])).done;
+/** `search --resume` in this process: only the interrupted searches need a process of their own. */
+function resume(runId: string): Promise<CliResult> {
+  return runMain(["--json", "search", "--resume", runId, "--store", store]);
 }
 
 let reference: Record<string, string[]> = {};
@@ -227,7 +228,7 @@ describe("web run under SIGTERM/SIGINT: the episode in flight is aborted, never 
       expect(statuses).not.toContain("infra_failed");
       expect(statuses).not.toContain("running");
       expect(statuses.filter((s) => s === "aborted").length).toBeLessThanOrEqual(1);
-      const resumed = await (await spawnCli(["--json", "run", "--resume", id, "--store", store])).done;
+      const resumed = await runMain(["--json", "run", "--resume", id, "--store", store]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const out = json<{ status: string; summary: { episodes: number } }>(resumed);
       expect(out).toMatchObject({ status: "complete", summary: { episodes: 2 * EPISODES } });

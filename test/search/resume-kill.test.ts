@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRandom } from "../../src/core/index.ts";
 import { loadTreeNodes } from "../../src/search/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { runMain } from "../cli/run-cli.ts";
 import { leafPaths } from "./helpers.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
@@ -28,7 +29,7 @@ const ARGS = [
 ];
 
 /**
- * Runs the CLI. With `killWhen`, polls every 100 ms and, once it holds, kills the process with SIGKILL
+ * Runs the bin in a child process. With `killWhen`, polls every 100 ms and, once it holds, kills the process with SIGKILL
  * after a further `extraMs` — so the kill lands at a random point after real progress, however slow
  * the machine is.
  */
@@ -106,7 +107,7 @@ function storedNodes(storeDir: string, runId: string): number {
 describe("search resume after SIGKILL", () => {
   it("kills the search at random points ≥ 5 times; the resumed run's verified leaves equal an uninterrupted run's", async () => {
     const reference = join(dir, "reference");
-    const full = await runCli([...ARGS, "--store", reference, "--json"]);
+    const full = await runMain([...ARGS, "--store", reference, "--json"]);
     expect(full.code).toBe(0);
     const refRun = JSON.parse(full.stdout).runId as string;
     const expected = leavesByTask(reference, refRun);
@@ -128,7 +129,11 @@ describe("search resume after SIGKILL", () => {
         const id = runId ?? searchRunId(killedStore);
         return id !== undefined && storedNodes(killedStore, id) > before;
       };
-      const r = kills >= 5 ? await runCli(args) : await runCli(args, progressed, random.int(600));
+      // The killed attempts need a process of their own; the last one runs in this process.
+      const r =
+        kills >= 5
+          ? { killed: false, ...(await runMain(args)) }
+          : await runCli(args, progressed, random.int(600));
       runId ??= searchRunId(killedStore);
       const status = runId ? runStatus(killedStore, runId) : undefined;
       if (r.killed && status !== "complete") kills += 1;

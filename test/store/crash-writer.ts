@@ -1,6 +1,7 @@
 /**
  * Child process of crash.test.ts: writes episodes to the SQLite store in `dir` until it is killed.
- *   node --import tsx test/store/crash-writer.ts <dir> <generation>
+ *   node --import tsx test/store/crash-writer.ts <dir> <generation> [<batchSteps>]
+ * With batchSteps, steps commit in batches of exactly that many (no time limit) or at finishTrajectory.
  * After each finishTrajectory returns it appends "<id> <status>" to dir/journal.log; it prints "ready"
  * once the store is open. Every step is deterministic from (generation, episode, index), so the parent
  * can check contents.
@@ -21,13 +22,16 @@ function bytesOf(random: ReturnType<typeof createRandom>, size: number): Uint8Ar
 }
 
 function main(): void {
-  const [dir, generationArg] = process.argv.slice(2);
+  const [dir, generationArg, batchArg] = process.argv.slice(2);
   if (dir === undefined || generationArg === undefined) {
-    throw new Error("usage: crash-writer.ts <dir> <generation>");
+    throw new Error("usage: crash-writer.ts <dir> <generation> [<batchSteps>]");
   }
   const generation = Number(generationArg);
   const random = createRandom("crash-writer", generation);
-  const store = openSqliteStore({ dir });
+  const store = openSqliteStore({
+    dir,
+    ...(batchArg === undefined ? {} : { batchSteps: Number(batchArg), batchMs: 1e9 }),
+  });
   if (store.getRun(CRASH_RUN_ID) === undefined) {
     store.createRun({
       id: CRASH_RUN_ID,

@@ -147,7 +147,8 @@ describe("store health during a run", () => {
 
   it("a store made read-only mid-run (immutable files: even root cannot write) stops the run with a typed store error", async (ctx) => {
     const dir = join(temp.make(), "store");
-    const store = openSqliteStore({ dir });
+    // Every step commits on its own, so that the steps before the switch are on disk when it comes.
+    const store = openSqliteStore({ dir, batchSteps: 1 });
     const files = readdirSync(dir)
       // Not the -shm file: SQLite maps it into memory, and a mapping of an immutable file faults (SIGBUS).
       .filter((f) => f.startsWith(DATABASE_FILE) && !f.endsWith("-shm"))

@@ -1,9 +1,7 @@
 import type { Command } from "commander";
-import { UserError } from "../../core/index.ts";
+import { UserError } from "../../core/errors.ts";
 import type { CliContext } from "../context.ts";
 import { TERMINAL_DEMO } from "../demo-profiles.ts";
-import { runEnvsDemo } from "./demo-envs.ts";
-import { runFrozenLakeDemo } from "./demo-frozenlake.ts";
 
 /** `rehearsal demo [envs|terminal|frozenlake]`: the main job on the embedded defaults (no model, no network). */
 export function registerDemo(program: Command, ctx: CliContext): void {
@@ -33,9 +31,12 @@ export function registerDemo(program: Command, ctx: CliContext): void {
         },
       ) => {
         const name = which ?? "envs";
-        if (name === "frozenlake") return runFrozenLakeDemo(ctx, flags);
-        if (name === "envs") return runEnvsDemo(ctx, flags);
-        if (name === "terminal") return runEnvsDemo(ctx, flags, TERMINAL_DEMO);
+        // Each demo loads its layers when it runs (start-up stays light).
+        if (name === "frozenlake")
+          return (await import("./demo-frozenlake.ts")).runFrozenLakeDemo(ctx, flags);
+        if (name === "envs") return (await import("./demo-envs.ts")).runEnvsDemo(ctx, flags);
+        if (name === "terminal")
+          return (await import("./demo-envs.ts")).runEnvsDemo(ctx, flags, TERMINAL_DEMO);
         throw new UserError("demo.unknown", `unknown demo ${name}; choose envs, terminal or frozenlake`);
       },
     );

@@ -1,5 +1,6 @@
 import type { EvalOutcome, RunConfig } from "../../runner/index.ts";
 import { formatPercent, type Output } from "../output.ts";
+import { printInfraFailures } from "./run-summary.ts";
 
 /** The pass@k / pass^k table per group, the per-task table and the action entropy of an eval run. */
 export function printEvalReport(
@@ -9,7 +10,13 @@ export function printEvalReport(
   config: Pick<RunConfig, "episodes" | "temperature">,
 ): void {
   const { report } = run;
-  o.result({ ...report, policy: run.policy, rollouts: config.episodes, temperature: config.temperature });
+  o.result({
+    ...report,
+    policy: run.policy,
+    rollouts: config.episodes,
+    temperature: config.temperature,
+    infraFailures: run.infraFailures,
+  });
   o.line(
     `eval ${run.runId} — policy ${run.policy}, ${config.episodes} rollouts per task at T=${config.temperature}`,
   );
@@ -26,6 +33,8 @@ export function printEvalReport(
     ["task", "split", "tier", "n", "successes", "infra failed", "mean steps"],
     report.perTask.map((t) => [t.taskId, t.split, t.tier, t.n, t.c, t.infraFailed, t.meanSteps.toFixed(2)]),
   );
+  const rollouts = report.perTask.reduce((a, t) => a + t.n + t.infraFailed, 0);
+  printInfraFailures(o, run.runId, run.infraFailures, `${rollouts} rollouts`);
   if (report.entropy)
     o.line(
       `action entropy: ${report.entropy.meanBits.toFixed(3)} bits over ${report.entropy.states} states (${report.entropy.samples} samples each, T=1)`,

@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { UserError } from "../../core/index.ts";
-import { executeEval, executeNoisyEval } from "../../runner/index.ts";
+import { UserError } from "../../core/errors.ts";
 import { type CliContext, warnIfInterrupted, withRunner } from "../context.ts";
 import { floatOption, intOption, listOption, positiveIntOption } from "../options.ts";
 import { createProgress } from "../progress.ts";
@@ -54,7 +53,7 @@ export function registerEval(program: Command, ctx: CliContext): void {
         throw new UserError("cli.invalid_option", "--schedule and --policies need --noise heldout");
       }
       const o = ctx.out();
-      const config = configFromFlags(
+      const config = await configFromFlags(
         flags,
         { episodes: flags.rollouts, temperature: flags.temperature, maxSteps: flags.maxSteps },
         { policyByEnv: true, flagNames: { episodes: "--rollouts" } },
@@ -67,6 +66,7 @@ export function registerEval(program: Command, ctx: CliContext): void {
       };
       await withRunner(ctx, config.store, config.seed, async (deps) => {
         if (flags.noise === "heldout") {
+          const { executeNoisyEval } = await import("../../runner/execute-noisy-eval.ts");
           const noisy = await executeNoisyEval(deps, {
             config,
             policies: flags.policies ?? [config.policy],
@@ -80,6 +80,7 @@ export function registerEval(program: Command, ctx: CliContext): void {
           warnIfInterrupted(o, { status: noisy.status, kind: "eval", id }, config.store);
           return;
         }
+        const { executeEval } = await import("../../runner/execute-eval.ts");
         const run = await executeEval(deps, {
           config,
           ks,

@@ -1,15 +1,4 @@
 import type { Command } from "commander";
-import {
-  exportSft,
-  exportTrajectories,
-  exportTrees,
-  parseExportFlags,
-  SftExportFlagsSchema,
-  sftReportTable,
-  TrajectoriesExportFlagsSchema,
-  TreeExportFlagsSchema,
-  writeExport,
-} from "../../export/index.ts";
 import type { RunStore } from "../../store/index.ts";
 import { openCliStore } from "../context.ts";
 import { floatOption, intOption, listOption } from "../options.ts";
@@ -18,8 +7,11 @@ import type { Output } from "../output.ts";
 /** `--out` help shared by the commands that can stream to standard output. */
 const OUT_HELP = "output file, written atomically (default, or '-': stdout)";
 
+/** The export layer, loaded when an export runs (not for `--help`). */
+const exportLayer = () => import("../../export/index.ts");
+
 async function withStore<T>(dir: string, use: (store: RunStore) => T | Promise<T>): Promise<T> {
-  const store = openCliStore(dir);
+  const store = await openCliStore(dir);
   try {
     return await use(store);
   } finally {
@@ -44,6 +36,8 @@ export function registerExport(program: Command, out: () => Output): void {
     )
     .option(...storeOption)
     .action(async (raw: unknown) => {
+      const { exportTrajectories, parseExportFlags, TrajectoriesExportFlagsSchema, writeExport } =
+        await exportLayer();
       const flags = parseExportFlags(TrajectoriesExportFlagsSchema, raw, "trajectories");
       const options = { runId: flags.run, ...(flags.status ? { status: flags.status } : {}) };
       const { result: count, path } = await withStore(flags.store, (store) =>
@@ -75,6 +69,7 @@ export function registerExport(program: Command, out: () => Output): void {
     .option("--seed <seed>", "seed for subsampling and materialisation", "0")
     .option(...storeOption)
     .action(async (raw: unknown) => {
+      const { exportSft, parseExportFlags, SftExportFlagsSchema, sftReportTable } = await exportLayer();
       const flags = parseExportFlags(SftExportFlagsSchema, raw, "sft");
       const report = await withStore(flags.store, (store) =>
         exportSft(store, {
@@ -107,6 +102,7 @@ export function registerExport(program: Command, out: () => Output): void {
     .option("--out <file>", OUT_HELP)
     .option(...storeOption)
     .action(async (raw: unknown) => {
+      const { exportTrees, parseExportFlags, TreeExportFlagsSchema, writeExport } = await exportLayer();
       const flags = parseExportFlags(TreeExportFlagsSchema, raw, "tree");
       const tasks = flags.tasks === "all" ? undefined : flags.tasks;
       const { path } = await withStore(flags.store, (store) => {

@@ -1,14 +1,5 @@
 import { type Command, Option } from "commander";
-import {
-  generatorByName,
-  generatorInfo,
-  generatorsOf,
-  NOISE_TIERS,
-  type NoiseTier,
-  parseScheduleOptions,
-  writeScheduleFile,
-} from "../../noise/index.ts";
-import { createEnvironmentFromConfig, evaluationScheduleFor, selectTasks } from "../../runner/index.ts";
+import { NOISE_TIERS, type NoiseTier } from "../../noise/generator.ts";
 import { type CliContext, createCliRuntime } from "../context.ts";
 import { intOption, listOption } from "../options.ts";
 import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
@@ -47,8 +38,11 @@ export function registerNoise(program: Command, ctx: CliContext): void {
         .choices(["train", "heldout", "all"])
         .default("all"),
     )
-    .action((flags: ListFlags) => {
+    .action(async (flags: ListFlags) => {
       const o = ctx.out();
+      // The catalog alone (no schedule or environment code): `noise list` starts fast.
+      const { generatorsOf } = await import("../../noise/catalog.ts");
+      const { generatorInfo } = await import("../../noise/generator.ts");
       const list = generatorsOf(flags.split).filter((g) => !flags.tier || g.tier === flags.tier);
       const totals = {
         generators: list.length,
@@ -87,14 +81,17 @@ export function registerNoise(program: Command, ctx: CliContext): void {
   for (const [flag, help, fallback] of SCHEDULE_FLAGS) schedule.option(flag, help, intOption, fallback);
   schedule.action(async (flags: ScheduleFlags) => {
     const o = ctx.out();
+    const { generatorByName, parseScheduleOptions, writeScheduleFile } = await import("../../noise/index.ts");
+    const { createEnvironmentFromConfig, selectTasks } = await import("../../runner/environments.ts");
+    const { evaluationScheduleFor } = await import("../../runner/noise-schedule.ts");
     const options = parseScheduleOptions({
       horizon: flags.horizon,
       protectedSteps: flags.protectedSteps,
       buffer: flags.buffer,
       ...(flags.span === undefined ? {} : { span: flags.span }),
     });
-    const config = configFromFlags(flags, {}, { env: "web" });
-    const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed));
+    const config = await configFromFlags(flags, {}, { env: "web" });
+    const env = await createEnvironmentFromConfig(config, await createCliRuntime(config.seed));
     try {
       const tasks = selectTasks(env.suite, config.tasks, config.tasksDir);
       const file = await evaluationScheduleFor(env, tasks, config.seed, options);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { executeRun } from "../../runner/index.ts";
 import { type CliContext, warnIfInterrupted, withResumable } from "../context.ts";
 import { floatOption, positiveIntOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
@@ -32,11 +31,12 @@ export function registerRun(program: Command, ctx: CliContext): void {
       if (flags.resume) rejectResumeConflicts({ ...flags }, []);
       const config = flags.resume
         ? undefined
-        : configFromFlags(flags, {
+        : await configFromFlags(flags, {
             episodes: flags.episodes,
             temperature: flags.temperature,
             maxSteps: flags.maxSteps,
           });
+      const { executeRun } = await import("../../runner/execute-run.ts");
       let successes = 0;
       let progress: ReturnType<typeof createProgress> | undefined;
       const run = await withResumable(ctx, config, flags, (deps, spec) =>

@@ -1,11 +1,16 @@
 import { type Command, Option } from "commander";
-import { UserError } from "../../core/index.ts";
-import { summarizeEpisodes } from "../../rollout/index.ts";
-import { RUN_KINDS, storedEpisodeResults } from "../../runner/index.ts";
+import { UserError } from "../../core/errors.ts";
+import { RUN_KINDS } from "../../runner/run-status.ts";
 import { type CliContext, openCliStore } from "../context.ts";
 import { positiveIntOption } from "../options.ts";
 import { formatPercent, printColumns } from "../output.ts";
 import { printPerTask } from "./run-summary.ts";
+
+/** The suite a run's config names (`builtin`, `dir:<path>`); "-" for a run without one (skl). */
+function suiteOf(config: unknown): string {
+  const suite = (config as { suite?: unknown } | null)?.suite;
+  return typeof suite === "string" ? suite : "-";
+}
 
 export function registerRuns(program: Command, ctx: CliContext): void {
   const runs = program.command("runs").description("inspect recorded runs");
@@ -15,9 +20,9 @@ export function registerRuns(program: Command, ctx: CliContext): void {
     .option("--store <dir>", "run store directory", ".rehearsal")
     .addOption(new Option("--kind <kind>", "only runs of this kind").choices([...RUN_KINDS]))
     .option("--limit <n>", "at most this many", positiveIntOption, 50)
-    .action((flags: { store: string; kind?: string; limit: number }) => {
+    .action(async (flags: { store: string; kind?: string; limit: number }) => {
       const o = ctx.out();
-      const store = openCliStore(flags.store);
+      const store = await openCliStore(flags.store);
       try {
         const list = store.listRuns({ limit: flags.limit, ...(flags.kind ? { kind: flags.kind } : {}) });
         o.result({ runs: list });
@@ -28,6 +33,7 @@ export function registerRuns(program: Command, ctx: CliContext): void {
             ["kind", (r) => r.kind],
             ["status", (r) => r.status],
             ["seed", (r) => r.seed],
+            ["suite", (r) => suiteOf(r.config)],
             ["created", (r) => new Date(r.createdAtMs).toISOString()],
             ["episodes", (r) => String(r.summary.episodes ?? "-")],
             [
@@ -43,9 +49,11 @@ export function registerRuns(program: Command, ctx: CliContext): void {
     .command("show <id>")
     .description("show a run: config, per-task results and its trajectories")
     .option("--store <dir>", "run store directory", ".rehearsal")
-    .action((id: string, flags: { store: string }) => {
+    .action(async (id: string, flags: { store: string }) => {
       const o = ctx.out();
-      const store = openCliStore(flags.store);
+      const { summarizeEpisodes } = await import("../../rollout/summary.ts");
+      const { storedEpisodeResults } = await import("../../runner/stored-episodes.ts");
+      const store = await openCliStore(flags.store);
       try {
         const run = store.getRun(id);
         if (!run)

@@ -1,10 +1,12 @@
+import type { InfraFailures } from "../../runner/infra-failures.ts";
 import type { TaskSearchResult } from "../../search/index.ts";
 import { formatPercent, type Output } from "../output.ts";
+import { printInfraFailures } from "./run-summary.ts";
 
 /** Prints a search's per-task table; `asResult: false` when the caller prints its own JSON result. */
 export function printSearchSummary(
   o: Output,
-  run: { runId: string; status: string; results: TaskSearchResult[] },
+  run: { runId: string; status: string; results: TaskSearchResult[]; infraFailures?: InfraFailures },
   options: { asResult?: boolean } = {},
 ): void {
   const stats = run.results.map((r) => r.stats);
@@ -20,7 +22,14 @@ export function printSearchSummary(
     mismatches: counters.reduce((a, c) => a + c.mismatches, 0),
   };
   if (options.asResult ?? true)
-    o.result({ runId: run.runId, status: run.status, totals, perTask: stats, counters });
+    o.result({
+      runId: run.runId,
+      status: run.status,
+      totals,
+      perTask: stats,
+      counters,
+      ...(run.infraFailures ? { infraFailures: run.infraFailures } : {}),
+    });
   o.line(`search ${run.runId} (${run.status})`);
   o.table(
     ["task", "tier", "split", "nodes", "leaves", "successes", "SR", "unique steps T", "dropped", "env steps"],
@@ -50,4 +59,11 @@ export function printSearchSummary(
   o.line(
     `${totals.tasksWithSuccess}/${totals.tasks} tasks with a verified success; ${totals.successes}/${totals.leaves} successful leaves; ${totals.uniqueSteps} unique steps; ${totals.envSteps} environment steps (${totals.replaySteps} replayed); ${totals.mismatches} replay mismatches`,
   );
+  if (run.infraFailures)
+    printInfraFailures(
+      o,
+      run.runId,
+      run.infraFailures,
+      `${stats.reduce((a, s) => a + s.nodes, 0)} search nodes`,
+    );
 }

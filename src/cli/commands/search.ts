@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { executeSearch, type RunConfig } from "../../runner/index.ts";
+import type { RunConfig } from "../../runner/index.ts";
 import { type CliContext, warnIfInterrupted, withResumable } from "../context.ts";
 import { floatOption, positiveIntOption } from "../options.ts";
 import { createProgress } from "../progress.ts";
@@ -18,8 +18,8 @@ interface SearchFlags extends ConfigFlags {
 }
 
 /** The config of a new search: the shared flags, with the search flags under `search:`. */
-function searchRunConfig(flags: SearchFlags): RunConfig {
-  const config = configFromFlags(flags, {}, { policyByEnv: true });
+async function searchRunConfig(flags: SearchFlags): Promise<RunConfig> {
+  const config = await configFromFlags(flags, {}, { policyByEnv: true });
   const search: Record<string, unknown> = { ...(config.search ?? {}) };
   if (flags.liveEnvs !== undefined) search.maxLiveEnvs = flags.liveEnvs;
   if (flags.noiseFraction !== undefined) search.noiseFraction = flags.noiseFraction;
@@ -42,7 +42,8 @@ export function registerSearch(program: Command, ctx: CliContext): void {
     .action(async (flags: SearchFlags) => {
       const o = ctx.out();
       if (flags.resume) rejectResumeConflicts({ ...flags }, []);
-      const config = flags.resume ? undefined : searchRunConfig(flags);
+      const config = flags.resume ? undefined : await searchRunConfig(flags);
+      const { executeSearch } = await import("../../runner/execute-search.ts");
       let progress: ReturnType<typeof createProgress> | undefined;
       const run = await withResumable(ctx, config, flags, (deps, spec) =>
         executeSearch(deps, {
@@ -65,7 +66,12 @@ export function registerSearch(program: Command, ctx: CliContext): void {
           },
         }),
       ).finally(() => progress?.stop());
-      printSearchSummary(o, { runId: run.runId, status: run.status, results: run.results });
+      printSearchSummary(o, {
+        runId: run.runId,
+        status: run.status,
+        results: run.results,
+        infraFailures: run.infraFailures,
+      });
       warnIfInterrupted(o, { status: run.status, kind: "search", id: run.runId }, run.storeDir);
     });
 }

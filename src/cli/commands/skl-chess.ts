@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runChessSklRl, saveKnowledge } from "../../experiments/index.ts";
 import type { CliContext } from "../context.ts";
 import { floatOption, intOption } from "../options.ts";
 import { formatPercent } from "../output.ts";
@@ -45,6 +44,7 @@ export function registerSklChess(skl: Command, ctx: CliContext): void {
       "forward",
     )
     .action(async (flags: Flags) => {
+      const { runChessSklRl, saveKnowledge } = await import("../../experiments/index.ts");
       const o = ctx.out();
       const options = {
         puzzleCount: flags.puzzles,

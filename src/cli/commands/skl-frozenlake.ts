@@ -1,7 +1,5 @@
 import { join } from "node:path";
 import type { Command } from "commander";
-import { runFrozenLakeSklExperiment, saveKnowledge } from "../../experiments/index.ts";
-import { writeFileAtomic } from "../../export/index.ts";
 import type { KnowledgeTable } from "../../knowledge/index.ts";
 import type { CliContext } from "../context.ts";
 import { intOption } from "../options.ts";
@@ -31,13 +29,15 @@ export function registerSklFrozenLake(skl: Command, ctx: CliContext): void {
     .option("--iterations <n>", "iterations on the training maps", intOption, 10)
     .option("--episodes-per-map <n>", "training episodes per map and iteration", intOption, 1)
     .action(async (flags: Flags) => {
+      const { runFrozenLakeSklExperiment, saveKnowledge } = await import("../../experiments/index.ts");
+      const { writeFileAtomic } = await import("../../export/index.ts");
       const o = ctx.out();
       const options = {
         slip: flags.slip as "symmetric",
         trainMaps: flags.trainMaps,
         testMaps: flags.testMaps,
         iterations: flags.iterations,
-        ...writerOptions(flags.writer),
+        ...(await writerOptions(flags.writer)),
         episodesPerMap: flags.episodesPerMap,
         seed: flags.seed,
       };

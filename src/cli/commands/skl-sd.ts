@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runSklSdPipeline } from "../../experiments/index.ts";
 import type { CliContext } from "../context.ts";
 import { floatOption, intOption } from "../options.ts";
 import { seedAndOutDir, sklCommand, writerOption, writerOptions } from "../skl-options.ts";
@@ -33,12 +32,13 @@ export function registerSklSd(skl: Command, ctx: CliContext): void {
     .option("--lambda1 <x>", "weight of PG(D_distill)", floatOption, 1)
     .option("--lambda2 <x>", "weight of SFT(D_reflect)", floatOption, 1)
     .action(async (flags: Flags) => {
+      const { runSklSdPipeline } = await import("../../experiments/index.ts");
       const o = ctx.out();
       const options = {
         maps: flags.maps,
         iterations: flags.iterations,
         slip: flags.slip as "symmetric",
-        ...writerOptions(flags.writer),
+        ...(await writerOptions(flags.writer)),
         sampleFraction: flags.sampleFraction,
         lambda1: flags.lambda1,
         lambda2: flags.lambda2,

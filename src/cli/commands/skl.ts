@@ -1,12 +1,8 @@
 import type { Command } from "commander";
 import type { Runtime } from "../../core/index.ts";
-import {
-  type ExperimentRunResult,
-  type ExperimentRunSpec,
-  withExperimentRun,
-} from "../../experiments/index.ts";
+import type { ExperimentRunResult, ExperimentRunSpec } from "../../experiments/index.ts";
 import type { EpisodeRecorder } from "../../knowledge/index.ts";
-import { resumeHint } from "../../runner/index.ts";
+import { resumeHint } from "../../runner/run-status.ts";
 import { type CliContext, withRunner } from "../context.ts";
 import { registerSklChess } from "./skl-chess.ts";
 import { registerSklFrozenLake } from "./skl-frozenlake.ts";
@@ -41,6 +37,7 @@ export async function runSklExperiment<O extends Record<string, unknown>, T>(
     seed: flags.seed,
     config: { experiment: name, ...options, llm: undefined },
   };
+  const { withExperimentRun } = await import("../../experiments/index.ts");
   const run = await withRunner(ctx, flags.store, flags.seed, ({ runtime, store, signals }) =>
     withExperimentRun(
       { store, runtime, ...(signals ? { signals } : {}) },

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { createEnvironmentFromConfig } from "../../runner/index.ts";
 import { type CliContext, createCliRuntime } from "../context.ts";
 import { type ConfigFlags, configFromFlags } from "../run-options.ts";
 
@@ -11,11 +10,16 @@ export function registerTasks(program: Command, ctx: CliContext): void {
     .option("--env <name>", "environment: frozenlake | web | chess")
     .option("--suite <name>", "suite name (web: builtin)")
     .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages (web)")
+    .option(
+      "--tasks-root <dir>",
+      "the folder served for --tasks-dir (default: its parent beside core/, common/)",
+    )
     .option("-c, --config <file>", "config file")
     .action(async (flags: ConfigFlags) => {
       const o = ctx.out();
-      const config = configFromFlags(flags, {}, flags.suite || flags.tasksDir ? { env: "web" } : {});
-      const env = await createEnvironmentFromConfig(config, createCliRuntime(config.seed));
+      const config = await configFromFlags(flags, {}, flags.suite || flags.tasksDir ? { env: "web" } : {});
+      const { createEnvironmentFromConfig } = await import("../../runner/environments.ts");
+      const env = await createEnvironmentFromConfig(config, await createCliRuntime(config.seed));
       try {
         const list = env.suite.list();
         o.result({ suite: env.suite.name, family: env.suite.family, tasks: list });

@@ -1,7 +1,7 @@
 import { type Action, MoveActionSchema } from "../../core/action.ts";
 import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
-import { createRandom } from "../../core/random.ts";
+import { createRandom, weightedIndex } from "../../core/random.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
 import {
@@ -13,21 +13,45 @@ import {
   type SnapshotEnvironment,
 } from "../episode-kit.ts";
 import { type FrozenLakeConfig, type FrozenLakeConfigInput, parseFrozenLakeConfig } from "./config.ts";
-import { holeFallProbabilities, isGoodMove, type SlipDynamics, sampleTransition } from "./dynamics.ts";
+import { DIRECTIONS, type SlipDynamics } from "./dynamics.ts";
 import {
   type Episode,
   EpisodeStateSchema,
   episodeStateProblem,
   episodeStatus,
+  type ObservationCache,
   observeEpisode,
+  SHARED_MOVES,
   saveEpisode,
 } from "./episode.ts";
-import { type FrozenLakeMap, tileAt } from "./map.ts";
+import type { Cell, FrozenLakeMap } from "./map.ts";
 import { goalDistances, shortestSafeMove } from "./path.ts";
 import { createFrozenLakeSuite, FROZENLAKE_FAMILY, mapOfTask } from "./suite.ts";
+import { directionIndex, type StepTables, stepTables } from "./tables.ts";
 
 const INVALID_ACTION_MESSAGE =
   'FrozenLake accepts only {"type":"move","direction":"left"|"down"|"right"|"up"}';
+
+/**
+ * The action number of a valid move action, else undefined; exactly `MoveActionSchema`'s verdict: a
+ * plain check of the two keys first, the schema only for anything else.
+ */
+function moveIndex(action: unknown): number | undefined {
+  // The moves the observations list (what policies pick from): known valid.
+  const shared = SHARED_MOVES.indexOf(action as Action);
+  if (shared >= 0) return shared;
+  if (typeof action === "object" && action !== null) {
+    const given = action as { type?: unknown; direction?: unknown };
+    let keys = 0;
+    for (const _ in given) keys++;
+    if (keys === 2 && given.type === "move") {
+      const a = directionIndex(given.direction);
+      if (a !== undefined && Object.hasOwn(given, "type") && Object.hasOwn(given, "direction")) return a;
+    }
+  }
+  const parsed = MoveActionSchema.safeParse(action);
+  return parsed.success ? directionIndex(parsed.data.direction) : undefined;
+}
 
 export interface FrozenLakeEnvironment extends SnapshotEnvironment {
   readonly config: FrozenLakeConfig;
@@ -48,7 +72,11 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
     seed: ep.seed,
     state: saveEpisode(ep),
   }));
-  private readonly maps = new Map<string, FrozenLakeMap>();
+  /** Per task: its map, the map's shared step tables and this environment's observation cache. */
+  private readonly plays = new Map<
+    string,
+    { map: FrozenLakeMap; tables: StepTables; observations: ObservationCache }
+  >();
   private readonly distances = new Map<string, Int32Array>();
 
   constructor(
@@ -71,11 +99,13 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
     const ep = this.slot.require("step");
     if (ep.terminated || ep.truncated)
       return endedStep(this.observe(ep, episodeEndedError("FrozenLake")), ep);
-    const from = { ...ep.cell };
-    const holeProbabilities = holeFallProbabilities(ep.map, from, this.dynamics);
-    const move = MoveActionSchema.safeParse(action);
+    const t = ep.tables;
+    const cell = ep.cell.row * t.size + ep.cell.col;
+    const from = t.cells[cell] as Cell;
+    const holeProbabilities = t.holeProbabilities[cell];
+    const a = moveIndex(action);
     ep.steps++;
-    if (!move.success) {
+    if (a === undefined) {
       const given = action as { type?: unknown; direction?: unknown } | null;
       const got =
         given?.type === "move"
@@ -86,20 +116,21 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
       const info = { holeProbabilities, from, intended: null, actual: null, slipped: false, invalid: true };
       return { observation: this.observe(ep), reward: 0, terminated: false, truncated: ep.truncated, info };
     }
-    const intended = move.data.direction;
-    const t = sampleTransition(ep.map, from, intended, this.dynamics, ep.random);
-    ep.cell = t.cell;
+    // One draw of the episode's stream per slippery move, none when the ice is not slippery.
+    const k = t.deterministic ? 0 : weightedIndex(ep.random.next(), t.weights, t.weightTotal);
+    const to = t.landing[(cell * 4 + a) * 3 + k] as number;
+    ep.cell = t.cells[to] as Cell;
     ep.lastError = undefined;
-    const tile = tileAt(ep.map, t.cell);
+    const tile = t.tiles[to];
     ep.terminated = tile === "H" || tile === "G";
     ep.truncated = !ep.terminated && ep.steps >= ep.horizon;
     const info = {
       holeProbabilities,
       from,
-      intended,
-      actual: t.actual,
-      slipped: t.slipped,
-      goodMove: isGoodMove(ep.map, from, intended, this.dynamics),
+      intended: DIRECTIONS[a],
+      actual: t.actual[a * 3 + k],
+      slipped: k !== 0,
+      goodMove: t.goodMove[cell * 4 + a] === 1,
     };
     return {
       observation: this.observe(ep),
@@ -156,7 +187,7 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
         `FrozenLake restore(): the snapshot of task "${ep.task.id}" is not a state an episode can reach: ${problem}. Restore only snapshots that snapshot() made on this task's map, unedited.`,
       );
     }
-    ep.cell = { row: s.row, col: s.col };
+    ep.cell = ep.tables.cells[s.row * ep.map.size + s.col] as Cell;
     ep.steps = s.steps;
     ep.terminated = s.terminated;
     ep.truncated = s.truncated;
@@ -181,18 +212,22 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
 
   private freshEpisode(taskId: string, seed: number, maxSteps: number | undefined): Episode {
     const task = this.suite.get(taskId);
-    let map = this.maps.get(taskId);
-    if (!map) {
-      map = mapOfTask(task);
-      this.maps.set(taskId, map);
+    let play = this.plays.get(taskId);
+    if (!play) {
+      const map = mapOfTask(task);
+      play = { map, tables: stepTables(map, this.dynamics), observations: [] };
+      this.plays.set(taskId, play);
     }
+    const { map, tables } = play;
     return {
       task,
       seed,
       map,
+      tables,
+      observations: play.observations,
       horizon: maxSteps ?? task.maxSteps ?? this.config.horizon,
       horizonOverride: maxSteps,
-      cell: { ...map.start },
+      cell: tables.cells[map.start.row * map.size + map.start.col] as Cell,
       steps: 0,
       terminated: false,
       truncated: false,

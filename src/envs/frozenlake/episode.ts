@@ -7,6 +7,7 @@ import type { Task } from "../../core/task.ts";
 import { DIRECTIONS } from "./dynamics.ts";
 import { type Cell, type FrozenLakeMap, isTerminalTile, tileAt } from "./map.ts";
 import { type EpisodeStatus, renderObservationText } from "./render.ts";
+import type { StepTables } from "./tables.ts";
 
 /** The four moves in Gymnasium order: every FrozenLake observation lists them as legal. */
 export const FROZENLAKE_MOVES: ReadonlyArray<Action> = DIRECTIONS.map((direction) => ({
@@ -14,11 +15,27 @@ export const FROZENLAKE_MOVES: ReadonlyArray<Action> = DIRECTIONS.map((direction
   direction,
 }));
 
+/** The legal moves every cached observation lists: one frozen array of frozen actions, shared. */
+export const SHARED_MOVES: ReadonlyArray<Action> = Object.freeze(
+  FROZENLAKE_MOVES.map((a) => Object.freeze({ ...a })),
+);
+
+/**
+ * The error-free observations of one task's states, frozen and shared, built on first use; indexed
+ * by `cell number * 2 + (truncated ? 1 : 0)`. One per environment and task (the text depends on the
+ * environment's `showCoordinates`).
+ */
+export type ObservationCache = Array<Observation | undefined>;
+
 /** The live state of one episode. */
 export interface Episode {
   task: Task;
   seed: number;
   map: FrozenLakeMap;
+  /** The map's shared step tables under the environment's slip model. */
+  tables: StepTables;
+  /** The environment's observation cache of this task. */
+  observations: ObservationCache;
   /** The step limit in force: the reset's `maxSteps`, else the task's, else the config's horizon. */
   horizon: number;
   /** The `maxSteps` the episode was reset with, when given (kept in snapshots). */
@@ -103,22 +120,31 @@ export function frozenLakeStateKey(map: FrozenLakeMap, cell: Cell): string {
   return `frozenlake:${map.id}#${map.digest}:(${cell.row},${cell.col})`;
 }
 
-/** The observation of an episode state; `error` defaults to the last step's error. */
+function buildObservation(ep: Episode, showCoordinates: boolean): Observation {
+  const { row, col } = ep.cell;
+  return {
+    text: renderObservationText(ep.map, ep.cell, { showCoordinates, status: episodeStatus(ep) }),
+    instruction: ep.task.instruction,
+    stateKey: frozenLakeStateKey(ep.map, ep.cell),
+    legalActions: SHARED_MOVES as Action[],
+    data: Object.freeze({ row, col, size: ep.map.size, mapId: ep.map.id }),
+  };
+}
+
+/**
+ * The observation of an episode state; `error` defaults to the last step's error. Without an error
+ * it is the task's cached one, frozen (copy before editing); with one, a fresh object around it.
+ */
 export function observeEpisode(
   ep: Episode,
   options: { showCoordinates: boolean; error?: ActionError | undefined },
 ): Observation {
-  const { row, col } = ep.cell;
   const error = "error" in options ? options.error : ep.lastError;
-  return {
-    text: renderObservationText(ep.map, ep.cell, {
-      showCoordinates: options.showCoordinates,
-      status: episodeStatus(ep),
-    }),
-    instruction: ep.task.instruction,
-    stateKey: frozenLakeStateKey(ep.map, ep.cell),
-    legalActions: FROZENLAKE_MOVES.map((a) => ({ ...a })),
-    data: { row, col, size: ep.map.size, mapId: ep.map.id },
-    ...(error ? { error: { ...error } } : {}),
-  };
+  const index = (ep.cell.row * ep.map.size + ep.cell.col) * 2 + (ep.truncated ? 1 : 0);
+  let shown = ep.observations[index];
+  if (shown === undefined) {
+    shown = Object.freeze(buildObservation(ep, options.showCoordinates));
+    ep.observations[index] = shown;
+  }
+  return error ? { ...shown, error: { ...error } } : shown;
 }

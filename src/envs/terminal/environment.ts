@@ -47,6 +47,19 @@ interface Live {
   state: Omit<TerminalState, "entries" | "random">;
   /** The file tree (sizes, digests) of file-system version `version`, kept until a command changes it. */
   tree?: { version: number; tree: TerminalStateView["tree"]; treeJson: string };
+  /** The state key of a tree and cwd, kept while neither changes (most commands change neither). */
+  key?: { treeJson: string; cwd: string; stateKey: string };
+}
+
+/** `terminal:<task>:<digest of {cwd, tree}>`, hashed again only when the tree or the cwd changed. */
+function stateKeyOf(live: Live, cwd: string, treeJson: string): string {
+  const kept = live.key;
+  if (kept !== undefined && kept.treeJson === treeJson && kept.cwd === cwd) return kept.stateKey;
+  // Equal to canonicalJson({cwd, tree}) without re-sorting the unchanged tree.
+  const keyJson = `{"cwd":${JSON.stringify(cwd)},"tree":${treeJson}}`;
+  const stateKey = `terminal:${live.spec.id}:${sha256Hex(keyJson).slice(0, 16)}`;
+  live.key = { treeJson, cwd, stateKey };
+  return stateKey;
 }
 
 /** The structured tree of the live file system, recomputed only after the file system changed. */
@@ -248,14 +261,12 @@ class Terminal implements TerminalEnvironment {
         ? "truncated"
         : "running";
     const { tree, treeJson } = await liveTree(live);
-    // Equal to canonicalJson({cwd, tree}) without re-sorting the unchanged tree.
-    const keyJson = `{"cwd":${JSON.stringify(s.cwd)},"tree":${treeJson}}`;
     const view: TerminalStateView = { cwd: s.cwd, lastExitCode: s.last?.exitCode ?? null, tree };
     const shown = error ?? s.lastError;
     return {
       text: renderTerminalText({ cwd: s.cwd, last: s.last, transcript: s.transcript, status }),
       instruction: live.world.instruction,
-      stateKey: `terminal:${live.spec.id}:${sha256Hex(keyJson).slice(0, 16)}`,
+      stateKey: stateKeyOf(live, s.cwd, treeJson),
       data: {
         cwd: s.cwd,
         exitCode: s.last?.exitCode ?? null,

@@ -150,6 +150,22 @@ class SeededSpecials implements TransformPlugin {
 const commandRandom = new AsyncLocalStorage<Random>();
 let dispatcherInstalled = false;
 let awkLoaded = false;
+/**
+ * awk commands running now. The async context is enabled only while one runs: on Node 20 an enabled
+ * `AsyncLocalStorage` installs promise hooks that tax every promise of the process, and the shell is
+ * promise-heavy, so it is disabled again when the last one ends.
+ */
+let awkRunning = 0;
+
+/** Runs `exec` with `random` as the stream `Math.random` reads (see `commandRandom`). */
+async function withCommandRandom<T>(random: Random, exec: () => Promise<T>): Promise<T> {
+  awkRunning++;
+  try {
+    return await commandRandom.run(random, exec);
+  } finally {
+    if (--awkRunning === 0) commandRandom.disable();
+  }
+}
 
 function installRandomDispatcher(): void {
   if (dispatcherInstalled) return;
@@ -184,8 +200,13 @@ export interface ShellOutcome {
 /** Subtrees the shell builds itself (command stubs, devices): never saved, never compared. */
 export const SYSTEM_ROOTS = ["/bin", "/usr", "/dev", "/proc"];
 
+const SYSTEM_PREFIXES = SYSTEM_ROOTS.map((r) => `${r}/`);
+
 export function isSystemPath(path: string): boolean {
-  return SYSTEM_ROOTS.some((r) => path === r || path.startsWith(`${r}/`));
+  for (let i = 0; i < SYSTEM_ROOTS.length; i++) {
+    if (path === SYSTEM_ROOTS[i] || path.startsWith(SYSTEM_PREFIXES[i] as string)) return true;
+  }
+  return false;
 }
 
 const BUDGET_PATTERN =
@@ -281,7 +302,7 @@ export class SandboxShell {
         await this.bash.exec("awk 'BEGIN {}'", { cwd: "/", env: {}, replaceEnv: true });
       }
       const exec = usesAwk
-        ? commandRandom.run(random.derive("awk", random.int(2 ** 30)), () =>
+        ? withCommandRandom(random.derive("awk", random.int(2 ** 30)), () =>
             this.bash.exec(script, { cwd, env, replaceEnv: true }),
           )
         : this.bash.exec(script, { cwd, env, replaceEnv: true });
@@ -340,17 +361,32 @@ export class SandboxShell {
         out.push({ path, kind: "symlink", mode: st.mode, target: await fs.readlink(path) });
       else if (st.isDirectory) out.push({ path, kind: "dir", mode: st.mode });
       else {
-        const bytes = Buffer.from(await fs.readFileBuffer(path));
+        // The file system replaces a file's content array on every change (never edits it in place),
+        // so an unchanged array with an unchanged mode is the same saved entry as last time.
+        const content = await fs.readFileBuffer(path);
+        const kept = this.files.get(path);
+        if (kept !== undefined && kept.content === content && kept.entry.mode === st.mode) {
+          out.push(kept.entry);
+          continue;
+        }
+        const bytes = Buffer.from(content);
         const text = bytes.toString("utf8");
-        out.push(
-          Buffer.from(text, "utf8").equals(bytes)
-            ? { path, kind: "file", mode: st.mode, text }
-            : { path, kind: "file", mode: st.mode, base64: bytes.toString("base64") },
-        );
+        const entry: SavedEntry = Buffer.from(text, "utf8").equals(bytes)
+          ? { path, kind: "file", mode: st.mode, text }
+          : { path, kind: "file", mode: st.mode, base64: bytes.toString("base64") };
+        this.files.set(path, { content, entry });
+        out.push(entry);
       }
+    }
+    if (this.files.size > out.length) {
+      const live = new Set(out.map((e) => e.path));
+      for (const path of this.files.keys()) if (!live.has(path)) this.files.delete(path);
     }
     return out;
   }
+
+  /** The saved entry of each file by path, with the content array it was read from. */
+  private readonly files = new Map<string, { content: Uint8Array; entry: SavedEntry }>();
 }
 
 /** A ready shell over `entries`. */

@@ -30,11 +30,24 @@ export function stateViewOf(
   const tree = entries.map((e): TreeNode => {
     if (e.kind === "dir") return { path: e.path, kind: "dir" };
     if (e.kind === "symlink") return { path: e.path, kind: "symlink", target: e.target ?? "" };
-    const bytes = bytesOf(e);
-    return { path: e.path, kind: "file", size: bytes.length, sha256: sha256Hex(bytes).slice(0, 16) };
+    const source = e.base64 ?? e.text ?? "";
+    let file = fileDigests.get(e);
+    if (file?.source !== source) {
+      const bytes = bytesOf(e);
+      file = { source, size: bytes.length, sha256: sha256Hex(bytes).slice(0, 16) };
+      fileDigests.set(e, file);
+    }
+    return { path: e.path, kind: "file", size: file.size, sha256: file.sha256 };
   });
   return { cwd, lastExitCode, tree };
 }
+
+/**
+ * Size and digest of saved file entries already seen, with the content they were computed from (the
+ * sandbox hands out the same entry object while a file is unchanged), so an unchanged file is not
+ * hashed again.
+ */
+const fileDigests = new WeakMap<SavedEntry, { source: string; size: number; sha256: string }>();
 
 /** Read-only access to a final file system, for verifiers. */
 export class FsView {

@@ -34,6 +34,7 @@ export class BrowserPool {
   private closed = false;
   private launchCount = 0;
   private crashCount = 0;
+  private contextCounter = 0;
 
   constructor(options: BrowserPoolOptions = {}) {
     this.options = options;
@@ -61,6 +62,11 @@ export class BrowserPool {
   /** How many browsers this pool launched (a relaunch after a crash counts). */
   get launches(): number {
     return this.launchCount;
+  }
+
+  /** How many browser contexts this pool opened (over all launches). */
+  get contextsCreated(): number {
+    return this.contextCounter;
   }
 
   /** How many times the browser was found dead. */
@@ -123,7 +129,9 @@ export class BrowserPool {
   async newContext(options: BrowserContextOptions): Promise<BrowserContext> {
     const browser = await this.browser();
     try {
-      return await browser.newContext(options);
+      const context = await browser.newContext(options);
+      this.contextCounter += 1;
+      return context;
     } catch (error) {
       throw new EnvironmentError(
         "env.browser_crashed",

@@ -68,6 +68,15 @@ export const WebObservationConfigSchema = z
   })
   .strict();
 
+export const SettleConfigSchema = z
+  .object({
+    /** Timers due within this many ms of their chain's start are waited for; later ones are not. */
+    horizonMs: z.number().int().min(0).max(60_000).default(1000),
+    /** The settle never takes longer: then the step's info says `settleTimedOut`. */
+    maxMs: z.number().int().min(0).max(60_000).default(3000),
+  })
+  .strict();
+
 export const WebEnvironmentConfigSchema = z
   .object({
     /** Chromium binary; default $REHEARSAL_CHROMIUM or /usr/bin/chromium. */
@@ -80,6 +89,11 @@ export const WebEnvironmentConfigSchema = z
     fixedTime: z.union([z.string().min(1), z.number(), z.null()]).default("2024-06-01T12:00:00Z"),
     /** A MiniWoB-style directory of .html task pages (or of task folders); default: the built-in suite. */
     tasksDir: z.string().min(1).optional(),
+    /**
+     * Folder the task server serves for `tasksDir` (it must hold it); default: the parent when
+     * `core/` or `common/` lies beside `tasksDir` (MiniWoB++ layout), else `tasksDir` itself.
+     */
+    tasksRoot: z.string().min(1).optional(),
     /** Suite name for `tasksDir` (default: the directory's base name). */
     suiteName: z
       .string()
@@ -88,7 +102,9 @@ export const WebEnvironmentConfigSchema = z
     observation: WebObservationConfigSchema.prefault({}),
     /** Limit for one browser operation (navigation, evaluation, input). */
     actionTimeoutMs: z.number().int().min(100).max(600_000).default(15_000),
-    /** Extra wait after each action, on top of two animation frames. */
+    /** After each action the page settles until quiet (page/agent-settle.js): these are its limits. */
+    settle: SettleConfigSchema.prefault({}),
+    /** Extra fixed wait after each action, after the settle (0: none). */
     settleMs: z.number().int().min(0).max(10_000).default(0),
     /** Pixels per scroll action when the action gives no amount. */
     scrollAmountPx: z.number().int().min(1).max(100_000).default(200),

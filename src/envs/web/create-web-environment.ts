@@ -29,7 +29,11 @@ export async function createWebEnvironment(
     createWebSuite(
       cfg.tasksDir === undefined
         ? {}
-        : { dir: cfg.tasksDir, ...(cfg.suiteName ? { name: cfg.suiteName } : {}) },
+        : {
+            dir: cfg.tasksDir,
+            ...(cfg.suiteName ? { name: cfg.suiteName } : {}),
+            ...(cfg.tasksRoot ? { root: cfg.tasksRoot } : {}),
+          },
     );
   const server = await startTaskServer({
     mounts: [{ prefix: suite.mountPath, dir: suite.root }],

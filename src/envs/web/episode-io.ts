@@ -39,9 +39,9 @@ export class EpisodeIO {
     private readonly onCrash: () => void,
   ) {}
 
-  /** The deadline of one guarded operation: two browser operations plus the settle wait. */
+  /** The deadline of one guarded operation: two browser operations plus the settle waits. */
   get deadlineMs(): number {
-    return this.config.actionTimeoutMs * 2 + this.config.settleMs;
+    return this.config.actionTimeoutMs * 2 + this.config.settle.maxMs + this.config.settleMs;
   }
 
   /** The deadline of an action (a wait or a long text gets its own time on top). */

@@ -107,13 +107,17 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     (state as { page: Page }).page = page;
     // What breaks the page while it loads and starts: uncaught script errors, missing files.
     const loadProblems: string[] = [];
+    const missingFiles: string[] = [];
     let loading = true;
     page.on("pageerror", (e) => {
       if (loading) loadProblems.push(`an uncaught script error (${scriptErrorText(e)})`);
     });
     page.on("response", (r) => {
-      if (loading && r.status() >= 400 && REQUIRED_RESOURCES.has(r.request().resourceType()))
-        loadProblems.push(`a missing file ${r.url().replace(origin, "")} (HTTP ${r.status()})`);
+      if (loading && r.status() >= 400 && REQUIRED_RESOURCES.has(r.request().resourceType())) {
+        const path = r.url().replace(origin, "");
+        missingFiles.push(path);
+        loadProblems.push(`a missing file ${path} (HTTP ${r.status()})`);
+      }
     });
     page.on("requestfailed", (r) => {
       if (loading && r.url().startsWith(origin) && REQUIRED_RESOURCES.has(r.resourceType()))
@@ -163,8 +167,8 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       throw new EnvironmentError(
         WEB_ERROR_CODES.taskPageInvalid,
         `task page ${options.entryPath} did not start a valid episode: it has ${loadProblems.join("; ")}. ` +
-          "Include /core/core.js, define genProblem() and fill #query with the instruction (PROTOCOL.md).",
-        { details: { entryPath: options.entryPath, problems: loadProblems } },
+          invalidPageFix(options.entryPath, missingFiles),
+        { details: { entryPath: options.entryPath, problems: loadProblems, missingFiles } },
       );
     }
     return state;
@@ -191,10 +195,37 @@ const START_EPISODE = (seed: number) => `(() => {
   if (typeof window.genProblem !== "function") return { status: "no genProblem() function", utterance: "" };
   if (typeof Math.seedrandom === "function") Math.seedrandom(${JSON.stringify(seed)});
   window.core.EPISODE_MAX_TIME = Infinity;
-  window.core.startEpisodeReal();
+  try {
+    window.core.startEpisodeReal();
+  } catch (e) {
+    const text = e instanceof Error ? e.name + ": " + e.message : String(e);
+    return { status: "an error thrown while starting the episode (genProblem): " + text, utterance: "" };
+  }
   if (window.WOB_TASK_READY !== true) return { status: "ok", utterance: "" };
   return { status: "ready", utterance: window.__rh.instruction().utterance };
 })()`;
+
+/** The mount a task server path lies in: `/tasks/` or `/suites/<name>/` (see suite.ts). */
+function mountOf(path: string): string {
+  return /^\/(?:suites\/[^/]+|tasks)\//.exec(path)?.[0] ?? "/";
+}
+
+/**
+ * How to fix an invalid page. A missing file outside the suite's served folder (a page loading
+ * `../../core/...` above it) needs a served root higher up, not an edit of the page.
+ */
+function invalidPageFix(entryPath: string, missingFiles: ReadonlyArray<string>): string {
+  const mount = mountOf(entryPath);
+  const outside = missingFiles.filter((p) => !p.startsWith(mount) && !/^\/core\/[^/]+$/.test(p));
+  const general =
+    "Include /core/core.js, define genProblem() and fill #query with the instruction (PROTOCOL.md).";
+  if (outside.length === 0) return general;
+  return (
+    `${outside.join(", ")} lies outside the served folder ${mount}: serve the tasks folder's parent ` +
+    "(the default when core/ or common/ lies beside the tasks folder) or a folder above it with " +
+    `--tasks-root DIR (the web option tasksRoot). ${general}`
+  );
+}
 
 /** The first line of an uncaught page error, with the script and line it came from when known. */
 function scriptErrorText(error: Error): string {

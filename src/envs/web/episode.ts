@@ -7,7 +7,13 @@ import {
 } from "../../core/index.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import type { EpisodePage } from "./episode-page.ts";
-import { agentCall, type PageView, SETTLED_VIEW_EXPRESSION, VIEW_EXPRESSION } from "./page-agent.ts";
+import {
+  agentCall,
+  type PageView,
+  type SettleReport,
+  settledViewExpression,
+  VIEW_EXPRESSION,
+} from "./page-agent.ts";
 import type { EpisodePerturbations } from "./perturbations.ts";
 import { browserCrashed, pageUnresponsive, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
@@ -105,23 +111,25 @@ function browserGone(ep: Episode): boolean {
 
 /**
  * The page view. With `settle`, first lets the page settle after an action (a navigation, if one
- * started, loads; then one animation frame and a macrotask; then `settleMs`), in the same
- * evaluation as the view when `settleMs` is 0.
+ * started, loads; then until the page is quiet, see page/agent-settle.js; then `settleMs`), in the
+ * same evaluation as the view when `settleMs` is 0.
  */
 export async function readView(
   ep: Episode,
   config: WebEnvironmentConfig,
   settle: boolean,
 ): Promise<PageView> {
-  const timeout = config.actionTimeoutMs;
+  // A settle may take up to settle.maxMs on top of the evaluation itself.
+  const timeout = config.actionTimeoutMs + (settle ? config.settle.maxMs : 0);
   for (let attempt = 0; ; attempt++) {
     try {
       if (settle && config.settleMs > 0) {
-        await evalIn(ep, agentCall("settle"), timeout);
+        const report = await evalIn<SettleReport>(ep, agentCall("settle", config.settle), timeout);
         await ep.handle.page.waitForTimeout(config.settleMs);
-        return await evalIn<PageView>(ep, VIEW_EXPRESSION, timeout);
+        return { settle: report, ...(await evalIn<PageView>(ep, VIEW_EXPRESSION, timeout)) };
       }
-      return await evalIn<PageView>(ep, settle ? SETTLED_VIEW_EXPRESSION : VIEW_EXPRESSION, timeout);
+      const expression = settle ? settledViewExpression(config.settle) : VIEW_EXPRESSION;
+      return await evalIn<PageView>(ep, expression, timeout);
     } catch (error) {
       if (attempt >= 3 || !/context was destroyed|navigat|__rh/i.test((error as Error).message)) throw error;
       await ep.handle.page.waitForLoadState("load");

@@ -7,6 +7,7 @@ export {
   EXTRA_DISABLED_FEATURES,
   PLAYWRIGHT_DISABLED_FEATURES,
   resolveChromiumPath,
+  SettleConfigSchema,
   ViewportSchema,
   type WebEnvironmentConfig,
   type WebEnvironmentConfigInput,
@@ -15,6 +16,13 @@ export {
 } from "./config.ts";
 export { createWebEnvironment, type WebEnvironmentDeps } from "./create-web-environment.ts";
 export type { EndReason, Episode } from "./episode.ts";
+export {
+  changedParts,
+  FingerprintMemo,
+  fingerprintOf,
+  type PartDigests,
+  partDigests,
+} from "./fingerprint-diff.ts";
 export { toPlaywrightKeys } from "./keys.ts";
 export { PageOracleActionSchema } from "./oracle.ts";
 export {

@@ -5,10 +5,17 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 
 /**
- * The browser-side agent (page/agent.js, then page/agent-snapshot.js, which publishes
+ * The browser-side agent (page/agent-settle.js, the settle tracker `window.__rhSettle`, which wraps
+ * the page's timers, frames and requests; page/agent.js, then page/agent-snapshot.js, which publishes
  * `window.__rh`, then page/noise.js, the noise layer `window.__rhNoise`), installed into every page before its scripts.
  */
-export const PAGE_AGENT_SOURCE: string = ["agent.js", "agent-snapshot.js", "noise.js"]
+export const PAGE_AGENT_SOURCE: string = [
+  "miniwob-compat.js",
+  "agent-settle.js",
+  "agent.js",
+  "agent-snapshot.js",
+  "noise.js",
+]
   .map((file) => readFileSync(join(here, "page", file), "utf8"))
   .join("\n;\n");
 
@@ -29,7 +36,22 @@ export interface PageGlobals {
   verifier: unknown;
 }
 
+/** How a step's settle ended (agent-settle.js): quiet after `ms`, or cut at the cap with what was pending. */
+export interface SettleReport {
+  timedOut: boolean;
+  ms: number;
+  pending?: { timers: number; frames: number; requests: number; animations: number; mutated: boolean };
+}
+
+/** The settle's limits as the page agent takes them (config `settle`). */
+export interface SettleLimits {
+  horizonMs: number;
+  maxMs: number;
+}
+
 export interface PageView {
+  /** Set when the view was read after a settle. */
+  settle?: SettleReport;
   axtree: string;
   focused: string;
   href: string;
@@ -48,8 +70,13 @@ export const VIEW_EXPRESSION = `(() => ({
   globals: window.__rh.globals(),
 }))()`;
 
-/** Settles the page after an action (see agent.js `settle`), then returns the view. */
-export const SETTLED_VIEW_EXPRESSION = `(async () => { await window.__rh.settle(); return ${VIEW_EXPRESSION}; })()`;
+/**
+ * Settles the page after an action (see agent-settle.js), then returns the view with the settle's
+ * report: one evaluation, one round trip.
+ */
+export function settledViewExpression(limits: SettleLimits): string {
+  return `(async () => { const settle = await ${agentCall("settle", limits)}; return { settle, ...${VIEW_EXPRESSION} }; })()`;
+}
 
 /** Everything the state fingerprint hashes. */
 export const FINGERPRINT_EXPRESSION = `(() => ({

@@ -1,4 +1,5 @@
 import type { Action, Environment, Observation } from "../../core/index.ts";
+import { changedParts, fingerprintOf, type PartDigests, partDigests } from "./fingerprint-diff.ts";
 import { ReplayMismatchError } from "./web-errors.ts";
 
 export interface ReplayOptions {
@@ -7,6 +8,11 @@ export interface ReplayOptions {
   prefix: ReadonlyArray<Action>;
   /** The fingerprint recorded when the prefix was first executed; compared after the replay. */
   expectedFingerprint?: string;
+  /**
+   * The part digests of the expected fingerprint (fingerprint-diff.ts): with them a mismatch names
+   * the parts that changed (url, axtree, focused, dom, globals, ...).
+   */
+  expectedParts?: PartDigests;
   /** "throw" (default): a mismatch throws ReplayMismatchError; "report": it is returned in the outcome. */
   onMismatch?: "throw" | "report";
 }
@@ -38,11 +44,15 @@ export async function stepAll(
   return { observation, ended };
 }
 
-/** Checks a reached fingerprint against the expected one: null, a mismatch error, or a throw. */
+/**
+ * Checks a reached fingerprint against the expected one: null, a mismatch error, or a throw. With
+ * the expected and the reached part digests, the error names the parts that changed.
+ */
 export function checkReplay(
-  options: Pick<ReplayOptions, "taskId" | "seed" | "expectedFingerprint" | "onMismatch">,
+  options: Pick<ReplayOptions, "taskId" | "seed" | "expectedFingerprint" | "expectedParts" | "onMismatch">,
   prefixLength: number,
   actual: string,
+  actualParts?: PartDigests,
 ): ReplayMismatchError | null {
   if (options.expectedFingerprint === undefined || options.expectedFingerprint === actual) return null;
   const error = new ReplayMismatchError({
@@ -51,17 +61,33 @@ export function checkReplay(
     prefixLength,
     expected: options.expectedFingerprint,
     actual,
+    ...(options.expectedParts && actualParts
+      ? { changedParts: changedParts(options.expectedParts, actualParts) }
+      : {}),
   });
   if ((options.onMismatch ?? "throw") === "throw") throw error;
   return error;
+}
+
+/** An environment that can tell what its fingerprint hashes (the web environment). */
+interface WithParts {
+  fingerprintParts(): Promise<Record<string, unknown>>;
+}
+
+/** The reached fingerprint, with its part digests where the environment exposes its parts. */
+export async function reachedState(env: Environment): Promise<{ fingerprint: string; parts?: PartDigests }> {
+  const withParts = env as Environment & Partial<WithParts>;
+  if (typeof withParts.fingerprintParts !== "function") return { fingerprint: await env.fingerprint() };
+  const parts = await withParts.fingerprintParts();
+  return { fingerprint: fingerprintOf(parts), parts: partDigests(parts) };
 }
 
 /** Deterministic reset + action prefix, then the fingerprint check (never silently ignored). */
 export async function replayPrefix(env: Environment, options: ReplayOptions): Promise<ReplayOutcome> {
   const first = await env.reset({ taskId: options.taskId, seed: options.seed });
   const { observation, ended } = await stepAll(env, options.prefix, first);
-  const fingerprint = await env.fingerprint();
-  const mismatch = checkReplay(options, options.prefix.length, fingerprint);
+  const { fingerprint, parts } = await reachedState(env);
+  const mismatch = checkReplay(options, options.prefix.length, fingerprint, parts);
   return {
     observation: observation ?? first,
     fingerprint,

@@ -14,5 +14,9 @@ export const SnapshotStateSchema = z.object({
   blocked: z.number().int().nonnegative(),
   /** Perturbations in effect (noise widgets, dialog, tabs, viewport), when any were applied. */
   noise: NoiseStateSchema.optional(),
+  /** The state's fingerprint when it was saved: an in-page restore must reach it (else a fresh page is used). */
+  fingerprint: z.string().optional(),
+  /** The digests of that fingerprint's parts (fingerprint-diff.ts): what an in-page restore missed. */
+  fingerprintParts: z.record(z.string(), z.string()).optional(),
 });
 export type SnapshotState = z.infer<typeof SnapshotStateSchema>;

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { type Task, TaskSchema, type TaskSuite, UserError } from "../../core/index.ts";
@@ -31,8 +31,10 @@ const PageManifestSchema = WebTaskManifestSchema.partial().strict();
 /** A web task suite: tasks plus where the task server mounts its directory. */
 export interface WebSuite extends TaskSuite {
   readonly family: "web";
-  /** Directory served under `mountPath`. */
+  /** Directory served under `mountPath`: the tasks directory, or a folder above it (MiniWoB layout). */
   readonly root: string;
+  /** Directory the tasks were loaded from (`root` itself or a folder inside it). */
+  readonly tasksDir: string;
   /** URL prefix, e.g. `/tasks/` (built-in) or `/suites/<name>/`. */
   readonly mountPath: string;
   /** The task's entry page, as a path on the task server. */
@@ -44,6 +46,38 @@ export interface CreateWebSuiteOptions {
   dir?: string;
   /** Suite name; default "builtin" for the built-in directory, else the directory's base name. */
   name?: string;
+  /**
+   * Directory the task server serves (it must hold `dir`); default: `dir`'s parent when a `core/` or
+   * `common/` folder lies beside `dir` (MiniWoB++ layout: pages load `../core/*`, `../common/*`),
+   * else `dir` itself.
+   */
+  root?: string;
+}
+
+/** True when `dir`'s parent has a `core/` or `common/` folder beside `dir` (MiniWoB++ layout). */
+function besideSharedFolders(dir: string): boolean {
+  const parent = dirname(dir);
+  if (parent === dir) return false;
+  return ["core", "common"].some((f) => {
+    const full = join(parent, f);
+    return full !== dir && existsSync(full) && statSync(full).isDirectory();
+  });
+}
+
+/** The served root for a tasks directory: checked to exist and to hold the directory. */
+function servedRoot(dir: string, root: string | undefined): string {
+  if (root === undefined) return besideSharedFolders(dir) ? dirname(dir) : dir;
+  const full = resolve(root);
+  if (!existsSync(full) || !statSync(full).isDirectory()) {
+    throw new UserError("task.root_missing", `tasks root ${full} does not exist or is not a directory`);
+  }
+  if (full !== dir && !dir.startsWith(full + sep)) {
+    throw new UserError(
+      "task.root_invalid",
+      `tasks root ${full} does not hold the tasks directory ${dir}; give a folder above it (or drop the root)`,
+    );
+  }
+  return full;
 }
 
 function readJson(file: string): unknown {
@@ -143,6 +177,12 @@ export function createWebSuite(options: CreateWebSuiteOptions = {}): WebSuite {
   const builtin = root === resolve(BUILTIN_TASKS_DIR);
   const name = options.name ?? (builtin ? "builtin" : basename(root));
   const mountPath = builtin ? "/tasks/" : `/suites/${encodeURIComponent(name)}/`;
+  const served = builtin ? root : servedRoot(root, options.root);
+  const below = relative(served, root)
+    .split(sep)
+    .filter((part) => part !== "")
+    .map((part) => `${encodeURIComponent(part)}/`)
+    .join("");
   const tasks = loadTasks(root);
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const get = (id: string): Task => {
@@ -158,10 +198,11 @@ export function createWebSuite(options: CreateWebSuiteOptions = {}): WebSuite {
   return {
     name,
     family: "web",
-    root,
+    root: served,
+    tasksDir: root,
     mountPath,
     list: () => tasks,
     get,
-    entryPath: (id) => `${mountPath}${String(get(id).params?.entry)}`,
+    entryPath: (id) => `${mountPath}${below}${String(get(id).params?.entry)}`,
   };
 }

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, resolve, sep } from "node:path";
@@ -42,22 +42,32 @@ const TYPES: Record<string, string> = {
   ".woff2": "font/woff2",
 };
 
+function inside(root: string, full: string): boolean {
+  return full === root || full.startsWith(root + sep);
+}
+
+/**
+ * The file `rel` names under `dir`, or null: never outside `dir`, neither by `..` nor by a symbolic
+ * link (the real path must lie inside the directory's real path too).
+ */
 async function fileAt(dir: string, rel: string): Promise<string | null> {
   const root = resolve(dir);
   const full = resolve(root, `.${sep}${rel}`);
-  if (full !== root && !full.startsWith(root + sep)) return null;
+  if (!inside(root, full)) return null;
   try {
-    const s = await stat(full);
-    if (s.isFile()) return full;
+    const realRoot = await realpath(root);
+    let real = await realpath(full);
+    if (!inside(realRoot, real)) return null;
+    const s = await stat(real);
     if (s.isDirectory()) {
-      const index = join(full, "index.html");
-      const si = await stat(index).catch(() => null);
-      return si?.isFile() ? index : null;
+      real = await realpath(join(real, "index.html"));
+      if (!inside(realRoot, real)) return null;
+      return (await stat(real)).isFile() ? real : null;
     }
+    return s.isFile() ? real : null;
   } catch {
     return null;
   }
-  return null;
 }
 
 async function locate(options: TaskServerOptions, path: string): Promise<string | null> {

@@ -2,7 +2,6 @@ import type { Page } from "playwright-core";
 import {
   type Action,
   type Capabilities,
-  canonicalJson,
   type Environment,
   EnvironmentError,
   type EnvironmentSnapshot,
@@ -17,7 +16,6 @@ import {
   type ResetOptions,
   ResetOptionsSchema,
   type StepResult,
-  sha256Hex,
   UserError,
   type VerifierResult,
 } from "../../core/index.ts";
@@ -26,6 +24,8 @@ import type { WebEnvironmentConfig } from "./config.ts";
 import type { Episode } from "./episode.ts";
 import { EpisodeIO } from "./episode-io.ts";
 import { openEpisodePage } from "./episode-page.ts";
+import { FingerprintMemo } from "./fingerprint-diff.ts";
+import { canRestoreInPage, episodeOnSamePage, restoreInPage } from "./in-page-restore.ts";
 import { translateOracleAction } from "./oracle.ts";
 import { agentCall, type PageGlobals } from "./page-agent.ts";
 import { type ReplayOptions, type ReplayOutcome, replayPrefix } from "./replay.ts";
@@ -59,6 +59,9 @@ export class WebEnvironment implements Environment, Perturbable {
   private episode: Episode | null = null;
   private closed = false;
   private readonly totals: WebEnvironmentMetrics = { episodes: 0, steps: 0, blockedRequests: 0, crashes: 0 };
+  private readonly restores = { inPage: 0, fresh: 0, fallback: 0 };
+  /** Part digests of recent fingerprints: a replay mismatch names the parts that changed. */
+  private readonly prints = new FingerprintMemo();
   private readonly io: EpisodeIO;
   private readonly perturbable: WebPerturbable;
 
@@ -176,7 +179,7 @@ export class WebEnvironment implements Environment, Perturbable {
   }
 
   async fingerprint(): Promise<string> {
-    return sha256Hex(canonicalJson(await this.fingerprintParts()));
+    return this.prints.remember(await this.fingerprintParts());
   }
 
   /** What `fingerprint()` hashes (see web-snapshot.ts); useful to explain a replay mismatch. */
@@ -188,11 +191,39 @@ export class WebEnvironment implements Environment, Perturbable {
     return snapshotOf(this.io, this.suite, this.family, this.live("snapshot"));
   }
 
+  /**
+   * Restores a snapshot: into the live page when it shows the same task and seed (no new context,
+   * no page load; see in-page-restore.ts), else into a freshly reset page.
+   */
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
     const snap = EnvironmentSnapshotSchema.parse(snapshot);
     const state = parseSnapshotState(snap, this.family);
-    const ep = await this.open({ taskId: snap.taskId, seed: snap.seed });
-    return restoreInto(this.io, this.perturbable, ep, state);
+    const ep = this.episode;
+    if (ep && !this.closed && canRestoreInPage(this.io, ep, snap, state)) {
+      this.totals.blockedRequests += ep.handle.blocked.count;
+      const next = episodeOnSamePage(ep);
+      this.episode = next;
+      const outcome = await restoreInPage(this.io, this.perturbable, next, state);
+      if ("observation" in outcome) {
+        this.restores.inPage += 1;
+        this.totals.episodes += 1;
+        return outcome.observation;
+      }
+      this.restores.fallback += 1;
+      this.logger.debug("in-page restore missed; restoring on a fresh page", {
+        taskId: snap.taskId,
+        seed: snap.seed,
+        missed: outcome.missed,
+      });
+    }
+    const fresh = await this.open({ taskId: snap.taskId, seed: snap.seed });
+    this.restores.fresh += 1;
+    return restoreInto(this.io, this.perturbable, fresh, state);
+  }
+
+  /** How restores were done: in the live page, on a fresh page, and in-page attempts that fell back. */
+  restoreStats(): { inPage: number; fresh: number; fallback: number } {
+    return { ...this.restores };
   }
 
   async oracleAction(): Promise<Action | null> {
@@ -219,7 +250,16 @@ export class WebEnvironment implements Environment, Perturbable {
     if (taskId === undefined || seed === undefined) {
       throw new UserError("env.branch_invalid", "branchFrom needs a taskId and seed (or a current episode)");
     }
-    return replayPrefix(this, { ...options, taskId, seed, prefix });
+    const expectedParts =
+      options.expectedParts ??
+      (options.expectedFingerprint === undefined ? undefined : this.prints.get(options.expectedFingerprint));
+    return replayPrefix(this, {
+      ...options,
+      taskId,
+      seed,
+      prefix,
+      ...(expectedParts ? { expectedParts } : {}),
+    });
   }
 
   async close(): Promise<void> {

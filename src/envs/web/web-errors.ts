@@ -62,6 +62,8 @@ export function timedOut(operation: string, ms: number, cause?: unknown): Enviro
 export class ReplayMismatchError extends EnvironmentError {
   readonly expected: string;
   readonly actual: string;
+  /** The fingerprint parts that differ, or null when the recorded parts were not known. */
+  readonly changedParts: string[] | null;
 
   constructor(args: {
     taskId: string;
@@ -69,16 +71,20 @@ export class ReplayMismatchError extends EnvironmentError {
     prefixLength: number;
     expected: string;
     actual: string;
+    /** The fingerprint parts that differ (url, axtree, focused, dom, globals, ...), when known. */
+    changedParts?: string[];
   }) {
+    const changed = args.changedParts?.length ? ` (changed: ${args.changedParts.join(", ")})` : "";
     super(
       WEB_ERROR_CODES.replayMismatch,
       `replaying ${args.prefixLength} actions of task ${args.taskId} (seed ${args.seed}) reached state ` +
-        `${args.actual.slice(0, 12)}, not the recorded ${args.expected.slice(0, 12)}: the task page is not ` +
+        `${args.actual.slice(0, 12)}${changed}, not the recorded ${args.expected.slice(0, 12)}: the task page is not ` +
         "deterministic (time, crypto, timers) or the prefix differs. Drop or re-root this branch.",
       { details: { ...args } },
     );
     this.expected = args.expected;
     this.actual = args.actual;
+    this.changedParts = args.changedParts ?? null;
   }
 }
 

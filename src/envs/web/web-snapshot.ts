@@ -1,6 +1,7 @@
 import { EnvironmentError, type EnvironmentSnapshot, type Observation, UserError } from "../../core/index.ts";
 import type { Episode } from "./episode.ts";
 import type { EpisodeIO } from "./episode-io.ts";
+import { fingerprintOf, type PartDigests, partDigests } from "./fingerprint-diff.ts";
 import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
 import type { WebSuite } from "./suite.ts";
 import { WEB_ERROR_CODES } from "./web-errors.ts";
@@ -25,6 +26,15 @@ export async function fingerprintPartsOf(io: EpisodeIO, ep: Episode): Promise<Re
   const layer = await io.readLayer(ep, "fingerprint");
   const tab = noise.onNoiseTab ? await io.guard(ep, "fingerprint", () => noise.tabView()) : null;
   return { ...parts, noise: noise.save(layer), ...(tab ? { tab } : {}) };
+}
+
+/** The state fingerprint with the digests of its parts (fingerprint-diff.ts). */
+export async function stateFingerprintOf(
+  io: EpisodeIO,
+  ep: Episode,
+): Promise<{ fingerprint: string; parts: PartDigests }> {
+  const parts = await fingerprintPartsOf(io, ep);
+  return { fingerprint: fingerprintOf(parts), parts: partDigests(parts) };
 }
 
 /** The episode's snapshot; `env.snapshot_unsupported` when the page cannot be saved exactly. */
@@ -56,6 +66,9 @@ export async function snapshotOf(
     const layer = ep.frozen ? ep.frozen.layer : await io.readLayer(ep, "snapshot");
     state.noise = await io.guard(ep, "snapshot", () => noise.saveForSnapshot(layer));
   }
+  const reached = await stateFingerprintOf(io, ep);
+  state.fingerprint = reached.fingerprint;
+  state.fingerprintParts = reached.parts;
   return { family, taskId: ep.task.id, seed: ep.seed, state: JSON.parse(JSON.stringify(state)) };
 }
 

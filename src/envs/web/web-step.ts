@@ -68,6 +68,7 @@ export async function stepEpisode(
       blockedRequests: ep.handle.blocked.count,
       ...(ep.handle.blocked.urls.length > 0 ? { blockedUrls: [...ep.handle.blocked.urls] } : {}),
       ...(error ? { actionError: error.code } : {}),
+      ...(view.settle?.timedOut ? { settleTimedOut: true, settlePending: view.settle.pending } : {}),
     },
   };
 }

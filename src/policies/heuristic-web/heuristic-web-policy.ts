@@ -1,6 +1,7 @@
 import type { Action, Candidate, Policy, PolicyContext, Random } from "../../core/index.ts";
 import { parseAxtree } from "../../envs/web/accessibility-text.ts";
 import { parseInstruction } from "./instruction.ts";
+import { readPage } from "./page-view.ts";
 import { recoveryAction } from "./recovery.ts";
 import { type Scored, scoreActions } from "./score.ts";
 
@@ -58,7 +59,7 @@ export function createHeuristicWebPolicy(options: HeuristicWebPolicyOptions = {}
         const raw = JSON.stringify(recover);
         return { candidates: Array.from({ length: n }, () => ({ action: recover, raw })) };
       }
-      const page = parseAxtree(context.observation.axtree ?? context.observation.text);
+      const page = readPage(context.observation.axtree ?? context.observation.text);
       const ins = parseInstruction(context.observation.instruction ?? context.task.instruction);
       const scored = scoreActions(
         page,

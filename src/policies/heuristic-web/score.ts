@@ -1,30 +1,24 @@
 import type { Action } from "../../core/index.ts";
 import type { AxElement, AxPage } from "../../envs/web/accessibility-text.ts";
+import {
+  CODE,
+  copyValue,
+  dateScores,
+  otherField,
+  type Scored,
+  typableValues,
+  typeScores,
+  wantedDateTime,
+} from "./field-scores.ts";
 import { type ParsedInstruction, tokens } from "./instruction.ts";
+import { asView, clickable, DATE_ROLES, generic, type PageView, TEXT_ROLES } from "./page-view.ts";
 
-export interface Scored {
-  action: Action;
-  score: number;
-}
+export type { Scored } from "./field-scores.ts";
 
-const TEXT_ROLES = new Set(["textbox", "searchbox", "spinbutton"]);
-const CLICK_ROLES = new Set([
-  "button",
-  "link",
-  "checkbox",
-  "radio",
-  "switch",
-  "tab",
-  "menuitem",
-  "option",
-  "treeitem",
-  "gridcell",
-  "row",
-  "listitem",
-  "cell",
-]);
 const SUBMIT =
   /^(submit|ok|apply|log ?in|sign ?in|search|buy|buy now|send|save|next|continue|confirm|done|add to cart|checkout|place order|reply|forward|delete|rename|move|create|finish)\b/i;
+const BACK = /^(back|‹|<|← ?back|cancel|close|home)\b/i;
+const TAB_LIKE = /^tab\b/i;
 
 function overlap(name: string, ins: ParsedInstruction): number {
   const t = tokens(name);
@@ -37,81 +31,71 @@ function includesName(name: string, list: string[]): boolean {
   return n.length > 0 && list.some((x) => x.toLowerCase() === n);
 }
 
-/** Quoted names of things to switch or set are not values to type. */
-function typableValues(ins: ParsedInstruction): ParsedInstruction["labelled"] {
-  const names = new Set(
-    [...ins.turnOn, ...ins.turnOff, ...ins.setTo.map((p) => p.name)].map((n) => n.toLowerCase()),
-  );
-  return ins.labelled.filter((l) => !names.has(l.value.toLowerCase()));
+/** What the scoring knows of the episode beyond the page. */
+export interface EpisodeState {
+  /** Names of elements clicked earlier in the episode (ids change when pages re-render; names do not). */
+  visited: ReadonlySet<string>;
+  /** Whether any click was made yet. */
+  clicked: boolean;
 }
 
-/**
- * Typing appends at the caret, so a field that holds a wrong value is first focused, then its text
- * selected (ctrl+a), then typed over; an empty field is typed into directly.
- */
-function typeScores(
-  el: AxElement,
-  ins: ParsedInstruction,
-  page: AxPage,
-  last: Action | null | undefined,
-): Scored[] {
-  const out: Scored[] = [];
-  const nameTokens = new Set(tokens(el.name));
-  const seen = new Set<string>();
-  const selectedAll = last?.type === "key" && /^(ctrl|control|meta)\+a$/i.test(last.keys);
-  for (const { label, value } of typableValues(ins)) {
-    if (seen.has(value) || el.value === value) continue;
-    seen.add(value);
-    const labelHit = label.some((w) => nameTokens.has(w)) ? 3 : 0;
-    if (!el.value || (el.focused && selectedAll)) {
-      out.push({ action: { type: "type", text: value, elementId: el.id }, score: 2 + labelHit });
-    } else if (el.focused) {
-      out.push({ action: { type: "key", keys: "ctrl+a" }, score: 0.5 + labelHit });
-    } else {
-      out.push({ action: { type: "click", elementId: el.id }, score: 0.5 + labelHit });
-    }
-  }
-  if (/search/i.test(el.name)) {
-    for (const q of ins.searchQueries) {
-      if (el.value === q || seen.has(q)) continue;
-      seen.add(q);
-      out.push({ action: { type: "type", text: q, elementId: el.id }, score: el.value ? 0 : 2.5 });
-    }
-  }
-  // A code shown on the page but not in the instruction (copy tasks).
-  for (const text of page.texts) {
-    for (const m of text.matchAll(/\b(?=[A-Z0-9]*\d)[A-Z0-9]{4,}\b/g)) {
-      const code = m[0];
-      if (seen.has(code) || ins.text.includes(code) || el.value === code) continue;
-      seen.add(code);
-      out.push({ action: { type: "type", text: code, elementId: el.id }, score: 1.5 });
-    }
-  }
-  return out;
+const FRESH: EpisodeState = { visited: new Set(), clicked: false };
+
+/** Elements the instruction picks ("Choose Medium ...") that are on the page and not picked yet. */
+function unpicked(page: AxPage, ins: ParsedInstruction, state: EpisodeState): AxElement[] {
+  if (ins.picks.length === 0) return [];
+  return page.elements.filter(
+    (el, i) =>
+      clickable(page, i) &&
+      !el.disabled &&
+      !el.selected &&
+      !el.checked &&
+      !["checkbox", "radio", "switch"].includes(el.role) &&
+      includesName(el.name, ins.picks) &&
+      !state.visited.has(el.name.trim().toLowerCase()),
+  );
+}
+
+/** The instruction asks to expand something and nothing is expanded yet. */
+function expandPending(view: PageView, ins: ParsedInstruction, state: EpisodeState): boolean {
+  return ins.expand && view.expanded.size === 0 && (view.collapsed.size > 0 || !state.clicked);
 }
 
 /**
  * How much of the instruction the page still shows undone: empty text fields when there is something to
- * type, named boxes or switches not in the asked state, named options not selected. Submitting while
- * work is pending is what a careless agent does; the heuristic avoids it.
+ * type, date or time inputs without the named date, named boxes or switches not in the asked state,
+ * named options not selected, named items not picked, a section to expand. Submitting while work is
+ * pending is what a careless agent does; the heuristic avoids it.
  */
-export function pendingWork(page: AxPage, ins: ParsedInstruction): number {
-  let pending = 0;
-  const hasCode = page.texts.some((t) => /\b(?=[A-Z0-9]*\d)[A-Z0-9]{4,}\b/.test(t));
+export function pendingWork(
+  page: AxPage | PageView,
+  ins: ParsedInstruction,
+  state: EpisodeState = FRESH,
+): number {
+  const view = asView(page);
+  let pending = unpicked(page, ins, state).length + (expandPending(view, ins, state) ? 1 : 0);
+  const hasCode = page.texts.some((t) => new RegExp(CODE.source).test(t)) || copyValue(ins, page) !== null;
+  const typable = typableValues(ins, page);
   for (const el of page.elements) {
     if (el.disabled) continue;
+    const want = wantedDateTime(el, ins);
+    if (want && el.value !== want.value) pending += 1;
+    if (!TEXT_ROLES.has(el.role) || otherField(el, ins, page)) continue;
     const searchable = ins.searchQueries.length > 0 && /search/i.test(el.name);
-    if (TEXT_ROLES.has(el.role) && !el.value && (ins.labelled.length > 0 || hasCode || searchable))
-      pending += 1;
-    if (TEXT_ROLES.has(el.role) && el.value) {
+    if (!el.value && (typable.length > 0 || hasCode || searchable)) pending += 1;
+    if (el.value) {
       const nameTokens = new Set(tokens(el.name));
-      const meant = typableValues(ins).find((l) => l.label.some((w) => nameTokens.has(w)));
+      const meant = typable.find((l) => l.label.some((w) => nameTokens.has(w)));
       if (meant && meant.value !== el.value && !/^[•*●]+$/.test(el.value)) pending += 1;
     }
+  }
+  for (const el of page.elements) {
+    if (el.disabled) continue;
     if (el.role === "checkbox" || el.role === "radio" || el.role === "switch") {
       if (
         !el.checked &&
         (includesName(el.name, ins.turnOn) ||
+          includesName(el.name, ins.picks) ||
           (includesName(el.name, ins.quoted) && !includesName(el.name, ins.turnOff)))
       )
         pending += 1;
@@ -128,28 +112,49 @@ export function pendingWork(page: AxPage, ins: ParsedInstruction): number {
   return pending;
 }
 
-const BACK = /^(back|‹|<|← ?back|cancel|close|home)\b/i;
-
 interface ClickContext {
   lastClicked: string | undefined;
   pending: number;
-  /** Names of elements clicked earlier in the episode (ids change when pages re-render; names do not). */
   visited: ReadonlySet<string>;
   /** Whether anything unvisited on the page matches the instruction. */
   pageMatches: boolean;
+  /** The instruction names a click target that the page does not show yet (behind a tab or a fold). */
+  hidden: boolean;
+  /** Something is to be expanded first. */
+  expand: boolean;
+  view: PageView;
+}
+
+/** Score of opening a collapsible or switching a tab, when the target is hidden or expanding is asked. */
+function revealScore(el: AxElement, ctx: ClickContext, matching: boolean): number {
+  if (!ctx.hidden && !ctx.expand) return 0;
+  if (ctx.view.collapsed.has(el.id)) return 2.5;
+  if (ctx.view.expanded.has(el.id)) return -2;
+  if (!ctx.hidden) return 0;
+  const tabLike = el.role === "tab" || TAB_LIKE.test(el.name.trim());
+  if (tabLike && !el.selected && !ctx.visited.has(el.name.trim().toLowerCase())) return 1.5;
+  // A link or item that is not the target: exploring beats clicking it.
+  return matching || SUBMIT.test(el.name.trim()) ? 0 : -1;
 }
 
 function clickScore(el: AxElement, ins: ParsedInstruction, ctx: ClickContext): number {
   const { lastClicked, pending } = ctx;
   // A small base for every clickable element: with nothing matching, exploring beats scrolling forever.
-  let s = 0.4 + 2.5 * overlap(el.name, ins);
+  // Generic elements (a span, div or li with a listener) get less: a page has many, most are not targets.
+  const o = overlap(el.name, ins);
+  let s = (generic(el) ? 0.1 : 0.4) + 2.5 * o;
+  // A card or row names more than the instruction quotes ("Cairo 4 nights from $385"): a word of the
+  // instruction in it still marks it.
+  if (generic(el) && o > 0 && o < 1 && tokens(el.name).some((w) => w.length > 2 && ins.words.has(w))) s += 1;
   if (includesName(el.name, ins.quoted)) s += 3;
   else if (el.name.length > 2 && ins.lower.includes(el.name.toLowerCase())) s += 1.5;
   if (SUBMIT.test(el.name.trim())) s += pending > 0 ? -4 : 1.2;
+  s += revealScore(el, ctx, o > 0);
   if (el.role === "switch" || el.role === "checkbox") {
     if (el.checked && includesName(el.name, ins.turnOn)) s -= 4;
     if (!el.checked && includesName(el.name, ins.turnOff)) s -= 4;
-    if (el.checked && includesName(el.name, ins.quoted) && ins.turnOff.length === 0) s -= 4;
+    if (el.checked && includesName(el.name, [...ins.quoted, ...ins.picks]) && ins.turnOff.length === 0)
+      s -= 4;
   }
   if ((el.role === "tab" || el.role === "radio" || el.role === "option") && (el.selected || el.checked))
     s -= 3;
@@ -162,36 +167,54 @@ function clickScore(el: AxElement, ins: ParsedInstruction, ctx: ClickContext): n
   return s;
 }
 
+/** A click target the instruction names (`click the link "tips"`, `choose Medium`) is on the page. */
+function targetShown(page: AxPage, ins: ParsedInstruction): boolean {
+  const targets = [...ins.clickQuoted, ...ins.picks];
+  if (targets.length === 0) return true;
+  return page.elements.some((el) => {
+    const n = el.name.trim().toLowerCase();
+    return targets.some((t) => n === t.toLowerCase() || tokens(n).includes(t.toLowerCase()));
+  });
+}
+
 /**
  * Scores every action the heuristic considers: clicks by word overlap with the instruction (submit-like
- * buttons get a bonus, switches and boxes already in the asked state a penalty), typing the instruction's
- * quoted or labelled values into text fields (more when the field's label matches), selecting options
- * the instruction names, Enter in a filled focused field, scrolling when nothing matches, done rarely.
+ * buttons get a bonus, switches and boxes already in the asked state a penalty; generic clickable
+ * elements too), opening collapsibles and tabs while the named target is hidden, typing the
+ * instruction's quoted or labelled values into text fields (more when the field's label or ordinal
+ * matches), dates and times into date/time inputs, selecting options the instruction names, Enter in a
+ * filled focused field, scrolling when nothing matches, done rarely.
  */
 export function scoreActions(
-  page: AxPage,
+  page: AxPage | PageView,
   ins: ParsedInstruction,
   history: ReadonlyArray<Action | null>,
   visited: ReadonlySet<string> = new Set(),
 ): Scored[] {
+  const view = asView(page);
   const out: Scored[] = [];
   const last = history[history.length - 1];
   const lastClicked = last?.type === "click" ? last.elementId : undefined;
-  const pending = pendingWork(page, ins);
+  const state: EpisodeState = { visited, clicked: history.some((a) => a?.type === "click") };
+  const pending = pendingWork(view, ins, state);
   const pageMatches = page.elements.some(
-    (el) =>
+    (el, i) =>
       !el.disabled &&
-      CLICK_ROLES.has(el.role) &&
+      clickable(page, i) &&
       !SUBMIT.test(el.name.trim()) &&
       overlap(el.name, ins) > 0 &&
       !visited.has(el.name.trim().toLowerCase()),
   );
-  const ctx: ClickContext = { lastClicked, pending, visited, pageMatches };
-  for (const el of page.elements) {
-    if (el.disabled) continue;
+  const hidden = !targetShown(page, ins);
+  const expand = expandPending(view, ins, state);
+  const ctx: ClickContext = { lastClicked, pending, visited, pageMatches, hidden, expand, view };
+  page.elements.forEach((el, i) => {
+    if (el.disabled) return;
     if (TEXT_ROLES.has(el.role) || (el.role === "combobox" && !el.options)) {
       out.push(...typeScores(el, ins, page, last));
       if (el.focused && el.value) out.push({ action: { type: "key", keys: "Enter" }, score: 0.8 });
+    } else if (DATE_ROLES.has(el.role)) {
+      out.push(...dateScores(el, ins));
     } else if (el.role === "combobox" && el.options) {
       for (const option of el.options) {
         if (option === el.value || option.length === 0) continue;
@@ -205,13 +228,10 @@ export function scoreActions(
           : 0;
         out.push({ action: { type: "select", elementId: el.id, value: option }, score: named + setHit - 1 });
       }
-    } else if (CLICK_ROLES.has(el.role)) {
-      out.push({
-        action: { type: "click", elementId: el.id },
-        score: clickScore(el, ins, ctx),
-      });
+    } else if (clickable(page, i)) {
+      out.push({ action: { type: "click", elementId: el.id }, score: clickScore(el, ins, ctx) });
     }
-  }
+  });
   const best = out.reduce((m, c) => Math.max(m, c.score), Number.NEGATIVE_INFINITY);
   const scrolledLast = last?.type === "scroll";
   out.push({

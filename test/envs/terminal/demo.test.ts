@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { json, runCli } from "../../cli/run-cli.ts";
+import { json, runMain } from "../../cli/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-terminal-demo-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -13,8 +13,8 @@ interface DemoResult {
 }
 
 describe("rehearsal demo terminal", () => {
-  it("searches terminal tasks with the template policy and compares discovery with the base per tier", () => {
-    const r = runCli([
+  it("searches terminal tasks with the template policy and compares discovery with the base per tier", async () => {
+    const r = await runMain([
       "--json",
       "demo",
       "terminal",
@@ -39,8 +39,8 @@ describe("rehearsal demo terminal", () => {
     }
   }, 180_000);
 
-  it("rejects an unknown demo with the list of demos", () => {
-    const r = runCli(["demo", "nope", "--store", join(dir, "s2")]);
+  it("rejects an unknown demo with the list of demos", async () => {
+    const r = await runMain(["demo", "nope", "--store", join(dir, "s2")]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("terminal");
   });

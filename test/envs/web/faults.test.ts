@@ -6,7 +6,7 @@ import { createRuntime, isRehearsalError } from "../../../src/core/index.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 import { createOraclePolicy } from "../../../src/policies/oracle-policy.ts";
 import { runEpisodes } from "../../../src/rollout/index.ts";
-import { runCli } from "../../cli/run-cli.ts";
+import { runCli, withStore } from "../../cli/run-cli.ts";
 import { FIXTURE_FAULTS, idWhere } from "./helpers.ts";
 
 /** Small deadlines: a stuck page is detected within about 2 × 1 s + a 2 s probe. */
@@ -131,7 +131,13 @@ describe("the CLI on a page whose click handler never returns", () => {
     // spawnSync's own limit (120 s) would leave no exit status: the process ended by itself.
     expect(r.code, r.stderr).not.toBe(-1);
     expect(Date.now() - started).toBeLessThan(60_000);
-    const out = JSON.parse(r.stdout) as { summary: { episodes: number; infraFailed: number } };
-    expect(out.summary).toMatchObject({ episodes: 2, infraFailed: 2 });
+    // Every episode infra-failed: the run is failed with the environment's exit code, and the
+    // stored summary still counts both episodes.
+    expect(r.code, r.stderr).toBe(3);
+    const out = JSON.parse(r.stdout) as { error: { category: string } };
+    expect(out.error.category).toBe("environment");
+    const [run] = withStore(join(dir, "store"), (s) => s.listRuns());
+    expect(run?.status).toBe("failed");
+    expect(run?.summary).toMatchObject({ episodes: 2, infraFailed: 2 });
   }, 90_000);
 });

@@ -57,6 +57,38 @@
   const core = w.core || {};
   w.core = core;
 
+  // ---------------------------------------------------------------- MiniWoB++ page globals
+  /**
+   * The URL's query parameters as an object (`?mode=test&any=1` → { mode: "test", any: "1" });
+   * `+` reads as a space, a parameter without `=` maps to "".
+   */
+  core.QueryString = (() => {
+    const out = {};
+    const search = w.location?.search || "";
+    for (const part of search.replace(/^\?/, "").split("&")) {
+      if (part === "") continue;
+      const at = part.indexOf("=");
+      const key = at < 0 ? part : part.slice(0, at);
+      const raw = at < 0 ? "" : part.slice(at + 1);
+      try {
+        out[key] = decodeURIComponent(raw.replace(/\+/g, " "));
+      } catch {
+        out[key] = raw;
+      }
+    }
+    return out;
+  })();
+  /** Which problem distribution genProblem samples from: "default", or e.g. "train" / "test". */
+  w.WOB_DATA_MODE = "default";
+  core.setDataMode = (mode) => {
+    w.WOB_DATA_MODE = String(mode);
+  };
+  if (core.QueryString.mode) core.setDataMode(core.QueryString.mode);
+  /** Episodes ended so far on this page. */
+  w.WOB_EPISODE_ID = 0;
+  /** Structured fields some pages set in genProblem (read by their own getUtterance). */
+  core.currentFields = null;
+
   /** Episode length in ms after which the episode ends with reward -1. <= 0 or non-finite: no limit. */
   core.EPISODE_MAX_TIME = 10000;
   /** Structured query fields; genProblem may set an object here (see getUtterance). */
@@ -132,6 +164,7 @@
     w.WOB_RAW_REWARD_GLOBAL = raw;
     w.WOB_REWARD_GLOBAL = scaled;
     w.WOB_REWARD_REASON = reason === undefined ? null : reason;
+    w.WOB_EPISODE_ID += 1;
     w.WOB_DONE_GLOBAL = true;
     if (!core.isManaged()) showResult(raw, reason);
     return true;

@@ -357,6 +357,7 @@
     const vh = window.innerHeight;
     const inside = (b) => b.left >= 0 && b.top >= 0 && b.right <= vw && b.bottom <= vh;
     if (!inside(r) && scroll) {
+      window.__rhSettle?.noteScroll();
       el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
       r = el.getBoundingClientRect();
     }
@@ -501,10 +502,9 @@
         scrollSignature,
         settleScroll,
         oracle,
-        // One animation frame (rAF-driven updates run) then a macrotask (timeouts of 0 and promise
-        // chains started by the action's handlers run).
-        settle: () =>
-          new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => resolve(true), 0))),
+        // Until the page is quiet (pending timers, frames, requests, animations, mutations): see
+        // agent-settle.js, installed before this script.
+        settle: (options) => window.__rhSettle.settle(options),
       },
     },
   });

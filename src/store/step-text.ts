@@ -1,0 +1,160 @@
+import { z } from "zod";
+import {
+  type Action,
+  ActionSchema,
+  type Observation,
+  ObservationSchema,
+  type StepRecord,
+} from "../core/index.ts";
+
+/*
+ * The per-step fast path of `encodeStep`: the JSON text of a step that is exactly what
+ * `JSON.stringify(StepRecordSchema.parse(step))` gives, without running the step schema on every step.
+ * Observations and actions that are deeply frozen (environments cache them per state, e.g. FrozenLake)
+ * are validated and serialised once and their text reused: a frozen object cannot change, so its text
+ * stays right. Everything else about the step is checked by hand against the schema. Whenever a check
+ * fails, or a value is of a kind the fast path does not handle (screenshot bytes, an unusual object),
+ * the caller takes the schema path, which gives the same text or the same error as before.
+ */
+
+/** Validated JSON text of deeply frozen observations and actions, by identity. */
+const frozenText = new WeakMap<object, string>();
+
+/** Whether `value` can never change: primitives, or frozen plain data all the way down (no accessors). */
+function deepFrozen(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "function";
+  if (depth > 32 || !Object.isFrozen(value) || ArrayBuffer.isView(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+  for (const key of Reflect.ownKeys(value)) {
+    const d = Object.getOwnPropertyDescriptor(value, key);
+    if (d === undefined || !("value" in d) || !deepFrozen(d.value, depth + 1)) return false;
+  }
+  return true;
+}
+
+/** The cached text of a frozen value, computed once through `parse`; undefined when not frozen or invalid. */
+function cachedText(value: object, parse: (v: unknown) => { success: boolean; data?: unknown }) {
+  const hit = frozenText.get(value);
+  if (hit !== undefined || !deepFrozen(value, 0)) return hit;
+  const result = parse(value);
+  if (!result.success) return undefined;
+  const text = JSON.stringify(result.data);
+  frozenText.set(value, text);
+  return text;
+}
+
+/** The validated text of a deeply frozen observation (cached), or undefined. */
+export function frozenObservationText(observation: Observation): string | undefined {
+  if (observation === null || typeof observation !== "object") return undefined;
+  return cachedText(observation, (v) => ObservationSchema.safeParse(v));
+}
+
+function observationText(observation: Observation): string | undefined {
+  if (observation === null || typeof observation !== "object") return undefined;
+  const cached = cachedText(observation, (v) => ObservationSchema.safeParse(v));
+  if (cached !== undefined) return cached;
+  // Screenshot bytes are moved to artefacts: the schema path does that.
+  if (observation.screenshot?.bytes !== undefined) return undefined;
+  const parsed = ObservationSchema.safeParse(observation);
+  return parsed.success ? JSON.stringify(parsed.data) : undefined;
+}
+
+function actionText(action: Action | null): string | undefined {
+  if (action === null) return "null";
+  if (typeof action !== "object") return undefined;
+  const cached = cachedText(action, (v) => ActionSchema.safeParse(v));
+  if (cached !== undefined) return cached;
+  const parsed = ActionSchema.safeParse(action);
+  return parsed.success ? JSON.stringify(parsed.data) : undefined;
+}
+
+const InfoSchema = z.record(z.string(), z.unknown());
+
+/** A plain object with enumerable string keys only, as `z.record(z.string(), z.unknown())` takes it. */
+function recordText(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (Object.isFrozen(value)) {
+    const cached = cachedText(value, (v) => InfoSchema.safeParse(v));
+    if (cached !== undefined) return cached;
+  }
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  const names = Object.keys(value);
+  if (names.length === 0) return Reflect.ownKeys(value).length === 0 ? "{}" : undefined;
+  // Symbol or non-enumerable keys (the schema reads them, JSON does not), or an own __proto__.
+  if (Reflect.ownKeys(value).length !== names.length || Object.hasOwn(value, "__proto__")) return undefined;
+  return JSON.stringify(value);
+}
+
+function parseErrorText(error: StepRecord["parseError"]): string | undefined {
+  if (error === undefined) return "";
+  if (error === null || typeof error !== "object") return undefined;
+  const { code, message } = error;
+  if (typeof code !== "string" || typeof message !== "string") return undefined;
+  return `,"parseError":${JSON.stringify({ code, message })}`;
+}
+
+/**
+ * A validated step as the pieces of its stored text (see `stepText`). The observation's and action's
+ * texts are shared with the cache, so a store that keeps pieces keeps little per step.
+ */
+export interface StepPieces {
+  readonly index: number;
+  readonly observation: string;
+  readonly action: string;
+  readonly actionType: string | null;
+  readonly raw: string;
+  /** `,"parseError":{...}` or empty. */
+  readonly parseError: string;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+  readonly info: string;
+  readonly timeMs: number;
+}
+
+/**
+ * The pieces of a valid step without screenshot bytes; undefined when the step must take the schema
+ * path (invalid, screenshot bytes, or an unusual value).
+ */
+export function fastStepPieces(step: StepRecord): StepPieces | undefined {
+  if (step === null || typeof step !== "object" || Array.isArray(step)) return undefined;
+  const { index, reward, terminated, truncated, timeMs, raw } = step;
+  if (!Number.isSafeInteger(index) || index < 0 || typeof raw !== "string") return undefined;
+  if (!Number.isFinite(reward) || !Number.isFinite(timeMs)) return undefined;
+  if (typeof terminated !== "boolean" || typeof truncated !== "boolean") return undefined;
+  const observation = observationText(step.observation);
+  if (observation === undefined) return undefined;
+  const action = actionText(step.action);
+  if (action === undefined) return undefined;
+  const parseError = parseErrorText(step.parseError);
+  if (parseError === undefined) return undefined;
+  const info = recordText(step.info);
+  if (info === undefined) return undefined;
+  const actionType = step.action === null ? null : step.action.type;
+  return {
+    index,
+    observation,
+    action,
+    actionType,
+    raw,
+    parseError,
+    reward,
+    terminated,
+    truncated,
+    info,
+    timeMs,
+  };
+}
+
+/** The stored JSON text of a step: what `JSON.stringify(StepRecordSchema.parse(step))` gives. */
+export function stepText(p: StepPieces): string {
+  return `{"index":${p.index},"observation":${p.observation},"action":${p.action},"raw":${JSON.stringify(p.raw)}${p.parseError},"reward":${p.reward},"terminated":${p.terminated},"truncated":${p.truncated},"info":${p.info},"timeMs":${p.timeMs}}`;
+}
+
+/** `fastStepPieces` joined into text. */
+export function fastStepText(step: StepRecord): string | undefined {
+  const pieces = fastStepPieces(step);
+  return pieces && stepText(pieces);
+}

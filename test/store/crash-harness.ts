@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { expect } from "vitest";
+import { sha256Hex } from "../../src/core/index.ts";
+import { DATABASE_FILE, openSqliteStore } from "../../src/store/index.ts";
+import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
+
+/*
+ * The crash tests' side: start crash-writer.ts in a child process and check the database after killing
+ * it. After every kill the database must be intact, every finished trajectory whole, every journalled
+ * (finished and acknowledged) trajectory present, and nothing marked finished that the writer had not
+ * finished.
+ */
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const WRITER = fileURLToPath(new URL("./crash-writer.ts", import.meta.url));
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits (polling, generous limit) until the journal records a finished episode of `generation`. */
+export async function waitForFinished(dir: string, generation: number, limitMs = 120_000): Promise<void> {
+  const path = join(dir, JOURNAL_FILE);
+  const deadline = performance.now() + limitMs;
+  while (!(existsSync(path) && readFileSync(path, "utf8").includes(`g${generation}-e`))) {
+    if (performance.now() > deadline)
+      throw new Error(`writer ${generation} finished no episode in ${limitMs} ms`);
+    await sleep(5);
+  }
+}
+
+export interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+  exited: Promise<number | null>;
+  stderr: () => string;
+}
+
+export function startWriter(dir: string, generation: number, batchSteps?: number): Child {
+  const args = [WRITER, dir, String(generation), ...(batchSteps === undefined ? [] : [String(batchSteps)])];
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("ready\n")) resolve();
+    });
+    void exited.then((code) => reject(new Error(`writer exited (${code}) before ready:\n${stderr}`)));
+  });
+  ready.catch(() => undefined);
+  return { process: child, ready, exited, stderr: () => stderr };
+}
+
+interface Journal {
+  /** id → status, for every complete line. */
+  finished: Map<string, string>;
+}
+
+function readJournal(dir: string): Journal {
+  const path = join(dir, JOURNAL_FILE);
+  const finished = new Map<string, string>();
+  if (!existsSync(path)) return { finished };
+  const text = readFileSync(path, "utf8");
+  // The last line may be cut off by the kill: only newline-terminated lines count.
+  for (const line of text.split("\n").slice(0, -1)) {
+    const m = /^(g\d+-e\d+) (complete|infra_failed)$/.exec(line);
+    expect(m, `journal line ${JSON.stringify(line)}`).not.toBeNull();
+    if (m?.[1] && m[2]) finished.set(m[1], m[2]);
+  }
+  return { finished };
+}
+
+export interface Stats {
+  finished: number;
+  running: number;
+  /** Steps committed to trajectories that are still running. */
+  runningSteps: number;
+}
+
+/**
+ * Checks the database after a kill; `generation` limits the deep checks (undefined: all). With
+ * `batchSteps`, a running trajectory holds whole batches only (the writer starts each episode on an
+ * empty batch, and a batch commits all at once or not at all).
+ */
+export function verify(dir: string, generation: number | undefined, batchSteps?: number): Stats {
+  const db = new Database(join(dir, DATABASE_FILE));
+  expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
+  expect(db.pragma("foreign_key_check")).toEqual([]);
+  db.close();
+
+  const journal = readJournal(dir);
+  const store = openSqliteStore({ dir });
+  try {
+    const headers = store.listTrajectories(CRASH_RUN_ID);
+    const stats: Stats = { finished: 0, running: 0, runningSteps: 0 };
+    const finishedNotJournalled: string[] = [];
+    for (const header of headers) {
+      const gen = header.meta.generation as number;
+      if (generation !== undefined && gen !== generation) continue;
+      const intended = header.meta.intended as number;
+      const t = store.getTrajectory(header.id);
+      expect(t).toBeDefined();
+      if (!t) continue;
+      expect(t.steps.map((s) => s.index)).toEqual([...Array(t.steps.length).keys()]);
+      expect(t.steps.length).toBe(header.stepCount);
+      for (const s of t.steps) {
+        expect(s.raw).toBe(crashStepRaw(t.id, s.index));
+        const shot = s.observation.screenshot;
+        if (shot) {
+          expect(shot.bytes).toBeUndefined();
+          const bytes = store.getArtefact(shot.sha256);
+          expect(bytes, `artefact ${shot.sha256} of ${t.id}`).toBeDefined();
+          if (bytes) expect(sha256Hex(bytes)).toBe(shot.sha256);
+        }
+      }
+      if (t.status === "running") {
+        stats.running += 1;
+        stats.runningSteps += t.steps.length;
+        expect(t.steps.length).toBeLessThanOrEqual(intended);
+        if (batchSteps !== undefined) expect(t.steps.length % batchSteps, `steps of running ${t.id}`).toBe(0);
+        expect(journal.finished.has(t.id)).toBe(false);
+      } else {
+        stats.finished += 1;
+        // Nothing is finished that the writer had not finished: all intended steps are there.
+        expect(t.steps.length, `steps of finished ${t.id}`).toBe(intended);
+        expect(t.endedAtMs).toBeDefined();
+        if (!journal.finished.has(t.id)) finishedNotJournalled.push(t.id);
+      }
+    }
+    // The kill can land between finishTrajectory and the journal write: at most one per generation.
+    const byGeneration = new Map<string, number>();
+    for (const id of finishedNotJournalled) {
+      const gen = id.split("-")[0] ?? "";
+      byGeneration.set(gen, (byGeneration.get(gen) ?? 0) + 1);
+    }
+    for (const count of byGeneration.values()) expect(count).toBeLessThanOrEqual(1);
+
+    // Every acknowledged trajectory is in the database, finished, with the journalled status.
+    for (const [id, status] of journal.finished) {
+      if (generation !== undefined && !id.startsWith(`g${generation}-`)) continue;
+      const header = headers.find((h) => h.id === id);
+      expect(header, `journalled ${id}`).toBeDefined();
+      expect(header?.status).toBe(status);
+      expect(header?.stepCount).toBe(header?.meta.intended);
+    }
+    return stats;
+  } finally {
+    store.close();
+  }
+}

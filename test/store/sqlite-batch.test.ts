@@ -1,0 +1,125 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { isRehearsalError } from "../../src/core/index.ts";
+import { DATABASE_FILE, openSqliteStore, STORE_ERROR_CODES } from "../../src/store/index.ts";
+import { newRun, newTrajectory, step } from "../../src/testing/store-conformance/fixtures.ts";
+import { createTempDirs } from "./temp-dirs.ts";
+
+/* Batched step commits of the SQLite store, seen from a second connection (what a crash would leave). */
+
+const temp = createTempDirs("sqlite-batch");
+afterAll(() => temp.cleanup());
+
+function open(options: { batchSteps?: number; batchMs?: number } = {}) {
+  const dir = temp.make();
+  const store = openSqliteStore({ dir, batchSteps: 3, batchMs: 1e9, ...options });
+  store.createRun(newRun("r1"));
+  store.startTrajectory(newTrajectory("t1"));
+  const other = new Database(join(dir, DATABASE_FILE), { readonly: true });
+  const committed = () => other.prepare("SELECT COUNT(*) FROM steps").pluck().get() as number;
+  const status = () => other.prepare("SELECT status FROM trajectories WHERE id = 't1'").pluck().get();
+  return { dir, store, other, committed, status };
+}
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return isRehearsalError(error) ? error.code : String(error);
+  }
+  return undefined;
+}
+
+describe("sqlite store step batches", () => {
+  it("commits steps in whole batches of batchSteps, and before any read", () => {
+    const { store, other, committed } = open();
+    store.appendStep("t1", step(0));
+    store.appendStep("t1", step(1));
+    expect(committed()).toBe(0);
+    store.appendStep("t1", step(2));
+    expect(committed()).toBe(3);
+    store.appendStep("t1", step(3));
+    expect(committed()).toBe(3);
+    expect(store.getTrajectory("t1")?.steps.map((s) => s.index)).toEqual([0, 1, 2, 3]);
+    expect(committed()).toBe(4);
+    store.close();
+    other.close();
+  });
+
+  it("finishTrajectory commits the waiting steps with the end, and close commits what waits", () => {
+    const { dir, store, other, committed, status } = open();
+    store.appendStep("t1", step(0));
+    store.appendStep("t1", step(1));
+    store.finishTrajectory("t1", { status: "complete", endedAtMs: 9 });
+    expect([committed(), status()]).toEqual([2, "complete"]);
+    store.startTrajectory(newTrajectory("t2", { episodeIndex: 1 }));
+    store.appendStep("t2", step(0));
+    expect(committed()).toBe(2);
+    store.close();
+    expect(committed()).toBe(3);
+    other.close();
+    const reopened = openSqliteStore({ dir });
+    expect(reopened.getTrajectory("t2")?.status).toBe("running");
+    expect(reopened.getTrajectory("t2")?.steps).toHaveLength(1);
+    reopened.close();
+  });
+
+  it("checks the protocol on waiting steps when they are appended", () => {
+    const { store, other } = open();
+    store.appendStep("t1", step(0));
+    expect(codeOf(() => store.appendStep("t1", step(0)))).toBe(STORE_ERROR_CODES.stepOutOfOrder);
+    expect(codeOf(() => store.appendStep("t1", step(2)))).toBe(STORE_ERROR_CODES.stepOutOfOrder);
+    expect(codeOf(() => store.appendStep("nope", step(0)))).toBe(STORE_ERROR_CODES.unknownTrajectory);
+    store.appendStep("t1", step(1));
+    store.finishTrajectory("t1", { status: "aborted", endedAtMs: 3 });
+    expect(codeOf(() => store.appendStep("t1", step(2)))).toBe(STORE_ERROR_CODES.trajectoryFinished);
+    expect(store.getTrajectory("t1")?.steps).toHaveLength(2);
+    store.close();
+    other.close();
+  });
+
+  it("batchMs 0 and batchSteps 1 commit every step on its own", () => {
+    for (const options of [{ batchMs: 0 }, { batchSteps: 1 }]) {
+      const { store, other, committed } = open(options);
+      store.appendStep("t1", step(0));
+      expect(committed()).toBe(1);
+      store.appendStep("t1", step(1));
+      expect(committed()).toBe(2);
+      store.close();
+      other.close();
+    }
+  });
+
+  it("drops waiting steps that can never commit (another connection finished their trajectory)", () => {
+    const { dir, store, other, committed } = open();
+    store.appendStep("t1", step(0));
+    const writer = new Database(join(dir, DATABASE_FILE));
+    writer.prepare("UPDATE trajectories SET status = 'aborted', ended_at_ms = 1 WHERE id = 't1'").run();
+    writer.close();
+    store.appendStep("t1", step(1));
+    expect(codeOf(() => store.appendStep("t1", step(2)))).toBe(STORE_ERROR_CODES.trajectoryFinished);
+    expect(committed()).toBe(0);
+    // The store goes on: nothing is left waiting that would fail every later call.
+    store.startTrajectory(newTrajectory("t2", { episodeIndex: 1 }));
+    expect(store.listTrajectories("r1").map((h) => [h.id, h.stepCount])).toEqual([
+      ["t1", 0],
+      ["t2", 0],
+    ]);
+    store.close();
+    other.close();
+  });
+
+  it("refuses invalid batch options with a UserError naming them", () => {
+    for (const options of [{ batchSteps: 0 }, { batchSteps: 1.5 }, { batchMs: -1 }]) {
+      let error: unknown;
+      try {
+        openSqliteStore({ dir: temp.make(), ...options });
+      } catch (e) {
+        error = e;
+      }
+      expect(isRehearsalError(error) && error.code).toBe("store.bad_options");
+      expect((error as Error).message).toMatch(/batchSteps must be a positive integer/);
+    }
+  });
+});
