@@ -12,6 +12,7 @@ export * from "./policy.ts";
 export * from "./random.ts";
 export * from "./runtime.ts";
 export * from "./snapshot.ts";
+export * from "./state-view.ts";
 export * from "./task.ts";
 export * from "./trajectory.ts";
 export * from "./verifier.ts";
