@@ -3,7 +3,7 @@
 // directory), on two environments: FrozenLake 8x8 and a constant-time fake environment implementing
 // the contract (labelled "reference env": it returns prebuilt frozen observations, so what is left is
 // the rollout loop and the store). A store's write cost per step is (CPU time with the store − CPU time
-// without) / steps, measured in the same run. Interleaved rounds; medians. Run by bench/run.ts.
+// without) / steps, measured in the same run. Interleaved rounds after a full-size warm-up of each; medians. Run by bench/run.ts.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -147,7 +147,8 @@ export async function benchEnvironment(
   const kinds: StoreKind[] = ["none", "memory", "sqlite"];
   const perSecond: Record<StoreKind, number[]> = { none: [], memory: [], sqlite: [] };
   const usPerStep: Record<StoreKind, number[]> = { none: [], memory: [], sqlite: [] };
-  for (const kind of kinds) await measure(makeEnv, taskIds, kind, Math.ceil(episodes / 5)); // warm-up (JIT)
+  // Warm-up (JIT) at full size for every kind: shorter ones left the first measured rounds in lower tiers.
+  for (const kind of kinds) await measure(makeEnv, taskIds, kind, episodes);
   for (let round = 0; round < rounds; round++) {
     for (const kind of kinds) {
       const m = await measure(makeEnv, taskIds, kind, episodes);
@@ -174,14 +175,14 @@ export async function benchRollout(): Promise<Record<string, number>> {
     () => createFrozenLakeEnvironment({}),
     ["8x8"],
     1000,
-    3,
+    5,
   );
   const reference = await benchEnvironment(
     "referenceEnv",
     () => createReferenceEnvironment(),
     ["ref"],
     4000,
-    3,
+    5,
   );
   return { ...frozenlake, ...reference };
 }

@@ -67,6 +67,30 @@ function errorInfo(e: unknown): ErrorInfo {
   };
 }
 
+/** A step record, built once with its final values (one allocation per step). */
+function stepRecord(
+  index: number,
+  observation: Observation,
+  candidate: { action: StepRecord["action"]; raw: string },
+  reward: number,
+  terminated: boolean,
+  truncated: boolean,
+  info: Record<string, unknown>,
+  timeMs: number,
+): StepRecord {
+  return {
+    index,
+    observation,
+    action: candidate.action,
+    raw: candidate.raw,
+    reward,
+    terminated,
+    truncated,
+    info,
+    timeMs,
+  };
+}
+
 /**
  * Plays one episode: reset, then propose → step until the episode ends or `maxSteps`, then verify.
  * Every step is appended to the store as it happens (the SQLite store commits steps in batches, an
@@ -124,32 +148,23 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
         raw: "",
         parseError: { code: "empty", message: "no candidate" },
       };
-      const record: StepRecord = {
-        index: steps,
-        observation,
-        action: candidate.action,
-        raw: candidate.raw,
-        reward: 0,
-        terminated: false,
-        truncated: false,
-        info: {},
-        timeMs: clock.nowMs(),
-      };
+      // The step's time is taken before the environment steps (as it is proposed).
+      const timeMs = clock.nowMs();
+      const shown = observation;
+      let record: StepRecord;
       if (candidate.action === null) {
         parseErrors += 1;
+        record = stepRecord(steps, shown, candidate, 0, false, false, { skipped: true }, timeMs);
         record.parseError = candidate.parseError ?? {
           code: "parse_error",
           message: "the output did not parse",
         };
-        record.info = { skipped: true };
       } else {
         const result = await env.step(candidate.action);
-        record.reward = result.reward;
-        record.terminated = result.terminated;
-        record.truncated = result.truncated;
-        record.info = result.info;
-        ended = result.terminated || result.truncated;
-        history.push({ observation, action: candidate.action, raw: candidate.raw });
+        const { reward, terminated, truncated } = result;
+        record = stepRecord(steps, shown, candidate, reward, terminated, truncated, result.info, timeMs);
+        ended = terminated || truncated;
+        history.push({ observation: shown, action: candidate.action, raw: candidate.raw });
         observation = result.observation;
       }
       // Stopped by the step limit: say so, whether the environment's horizon or the runner's cut it.

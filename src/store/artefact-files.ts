@@ -37,6 +37,24 @@ export function fsyncDirectory(dir: string): void {
   }
 }
 
+/**
+ * Writes `bytes` to the temporary file `temp`, fsyncs it and renames it over `target` (a reader sees the old
+ * file or the whole new one). The caller fsyncs the directory and removes `temp` if this throws.
+ */
+export function writeFileDurably(target: string, temp: string, bytes: Uint8Array): void {
+  const fd = openSync(temp, "w");
+  try {
+    let offset = 0;
+    while (offset < bytes.byteLength) {
+      offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, target);
+}
+
 function sizeOf(path: string): number | undefined {
   try {
     return statSync(path).size;
@@ -71,18 +89,7 @@ export function createArtefactFiles(root: string): ArtefactFiles {
       if (sizeOf(target) === bytes.byteLength) return;
       const dir = ensureDir(sha256.slice(0, 2));
       tempCounter += 1;
-      const temp = `${target}.tmp-${process.pid}-${tempCounter}`;
-      const fd = openSync(temp, "w");
-      try {
-        let offset = 0;
-        while (offset < bytes.byteLength) {
-          offset += writeSync(fd, bytes, offset, bytes.byteLength - offset);
-        }
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, target);
+      writeFileDurably(target, `${target}.tmp-${process.pid}-${tempCounter}`, bytes);
       fsyncDirectory(dir);
     },
     read(sha256, mime) {

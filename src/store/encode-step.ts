@@ -63,3 +63,89 @@ export function encodeStep(trajectoryId: string, step: StepRecord): RowWithArtef
   const { row, pending, columns } = encodeStepData(step, appendOperation(trajectoryId, step));
   return { row: { trajectory_id: trajectoryId, ...columns, data: stepDataText(row) }, pending };
 }
+
+const TERMINATED = 1;
+const TRUNCATED = 2;
+/** The step took the schema path: its text is in `StepLog.schemaTexts`. */
+const SCHEMA_TEXT = 4;
+
+/**
+ * The stored steps of one trajectory in the memory store, in index order. Fast-path pieces are kept
+ * column by column (shared texts in arrays, numbers and flags in typed arrays), so a long run keeps
+ * a few pointers per step instead of an object and a boxed number for the garbage collector to move;
+ * schema-path steps keep their text. `text(i)` is what `stepDataText` gives for the data pushed.
+ */
+export class StepLog {
+  #length = 0;
+  readonly #observation: string[] = [];
+  readonly #action: string[] = [];
+  readonly #raw: string[] = [];
+  readonly #parseError: string[] = [];
+  readonly #info: string[] = [];
+  /** reward and timeMs of step i at 2i and 2i + 1. */
+  #numbers = new Float64Array(64);
+  #flags = new Uint8Array(32);
+  readonly #schemaTexts = new Map<number, string>();
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Appends the data of step `length` (the caller checks the index). */
+  push(data: StepData): void {
+    const i = this.#length;
+    if (i === this.#flags.length) {
+      const flags = new Uint8Array(i * 2);
+      flags.set(this.#flags);
+      this.#flags = flags;
+      const numbers = new Float64Array(i * 4);
+      numbers.set(this.#numbers);
+      this.#numbers = numbers;
+    }
+    if (typeof data === "string") {
+      this.#schemaTexts.set(i, data);
+      this.#flags[i] = SCHEMA_TEXT;
+      this.#observation.push("");
+      this.#action.push("");
+      this.#raw.push("");
+      this.#parseError.push("");
+      this.#info.push("");
+    } else {
+      this.#flags[i] = (data.terminated ? TERMINATED : 0) | (data.truncated ? TRUNCATED : 0);
+      this.#numbers[2 * i] = data.reward;
+      this.#numbers[2 * i + 1] = data.timeMs;
+      this.#observation.push(data.observation);
+      this.#action.push(data.action);
+      this.#raw.push(data.raw);
+      this.#parseError.push(data.parseError);
+      this.#info.push(data.info);
+    }
+    this.#length = i + 1;
+  }
+
+  /** The stored JSON text of step `i` (0 ≤ i < length). */
+  text(i: number): string {
+    const flags = this.#flags[i] as number;
+    if (flags & SCHEMA_TEXT) return this.#schemaTexts.get(i) as string;
+    return stepText({
+      index: i,
+      observation: this.#observation[i] as string,
+      action: this.#action[i] as string,
+      actionType: null,
+      raw: this.#raw[i] as string,
+      parseError: this.#parseError[i] as string,
+      reward: this.#numbers[2 * i] as number,
+      terminated: (flags & TERMINATED) !== 0,
+      truncated: (flags & TRUNCATED) !== 0,
+      info: this.#info[i] as string,
+      timeMs: this.#numbers[2 * i + 1] as number,
+    });
+  }
+
+  /** The texts of every step, in order. */
+  texts(): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.#length; i++) out.push(this.text(i));
+    return out;
+  }
+}

@@ -101,8 +101,12 @@ function ownerColumns(v: { id: string; runId: string; taskId: string; seed: numb
 
 export function encodeNewTrajectory(t: NewTrajectory): TrajectoryRow {
   const v = check(NewTrajectorySchema, t, `startTrajectory(${t?.id})`, "trajectory");
+  // Fields written out, not `...ownerColumns(v)`: spreading into this literal cost ~10 µs a start.
   return {
-    ...ownerColumns(v),
+    id: v.id,
+    run_id: v.runId,
+    task_id: v.taskId,
+    seed: v.seed,
     episode_index: v.episodeIndex,
     policy: v.policy,
     status: "running",

@@ -11,6 +11,7 @@ import type {
   TreeRow,
 } from "./rows.ts";
 import * as rows from "./rows.ts";
+import { fastStepPieces } from "./step-text.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
 
@@ -32,8 +33,8 @@ export function createMemoryStore(): RunStore {
   const runs = new Map<string, RunRow>();
   const tasks = new Map<string, Map<string, TaskRow>>();
   const trajectories = new Map<string, TrajectoryRow>();
-  /** Steps' stored data per trajectory: text, or the pieces of it (shared cached texts, joined on read). */
-  const steps = new Map<string, encodeStep.StepData[]>();
+  /** Steps' stored data per trajectory (shared cached texts, joined on read). */
+  const steps = new Map<string, encodeStep.StepLog>();
   const artefacts = new Map<string, { row: ArtefactRow; bytes: Uint8Array }>();
   const trees = new Map<string, TreeRow>();
   /** Nodes per tree, keyed by node id, in order of first insertion. */
@@ -65,7 +66,7 @@ export function createMemoryStore(): RunStore {
   });
 
   function stepTexts(id: string): string[] {
-    return (steps.get(id) ?? []).map(encodeStep.stepDataText);
+    return steps.get(id)?.texts() ?? [];
   }
 
   function withCount(row: TrajectoryRow): TrajectoryRowWithCount {
@@ -134,10 +135,23 @@ export function createMemoryStore(): RunStore {
       requireRun(`startTrajectory(${row.id})`, row.run_id);
       if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
       trajectories.set(row.id, row);
-      steps.set(row.id, []);
+      steps.set(row.id, new encodeStep.StepLog());
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
+      // Fast path: a valid step (pieces) appended in order to a running trajectory, checked in place;
+      // anything else goes through the shared encoding and protocol for their exact errors.
+      const pieces = fastStepPieces(step);
+      const kept = steps.get(trajectoryId);
+      if (
+        pieces !== undefined &&
+        kept !== undefined &&
+        pieces.index === kept.length &&
+        trajectories.get(trajectoryId)?.status === "running"
+      ) {
+        kept.push(pieces);
+        return;
+      }
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
         encodeStep.appendOperation(trajectoryId, step),

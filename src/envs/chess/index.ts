@@ -5,6 +5,7 @@ export * from "./episode.ts";
 export * from "./opponent.ts";
 export * from "./puzzles.ts";
 export * from "./rules.ts";
+export * from "./state-view.ts";
 export * from "./stockfish-pool.ts";
 export * from "./stockfish-process.ts";
 export * from "./suite.ts";

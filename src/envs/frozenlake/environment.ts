@@ -13,7 +13,7 @@ import {
   type SnapshotEnvironment,
 } from "../episode-kit.ts";
 import { type FrozenLakeConfig, type FrozenLakeConfigInput, parseFrozenLakeConfig } from "./config.ts";
-import { DIRECTIONS, type SlipDynamics } from "./dynamics.ts";
+import type { SlipDynamics } from "./dynamics.ts";
 import {
   type Episode,
   EpisodeStateSchema,
@@ -27,7 +27,7 @@ import {
 import type { Cell, FrozenLakeMap } from "./map.ts";
 import { goalDistances, shortestSafeMove } from "./path.ts";
 import { createFrozenLakeSuite, FROZENLAKE_FAMILY, mapOfTask } from "./suite.ts";
-import { directionIndex, type StepTables, stepTables } from "./tables.ts";
+import { directionIndex, type StepInfo, type StepTables, stepTables } from "./tables.ts";
 
 const INVALID_ACTION_MESSAGE =
   'FrozenLake accepts only {"type":"move","direction":"left"|"down"|"right"|"up"}';
@@ -101,8 +101,6 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
       return endedStep(this.observe(ep, episodeEndedError("FrozenLake")), ep);
     const t = ep.tables;
     const cell = ep.cell.row * t.size + ep.cell.col;
-    const from = t.cells[cell] as Cell;
-    const holeProbabilities = t.holeProbabilities[cell];
     const a = moveIndex(action);
     ep.steps++;
     if (a === undefined) {
@@ -113,25 +111,19 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
           : `type ${JSON.stringify(given?.type ?? null)}`;
       ep.lastError = { code: "invalid_action", message: `${INVALID_ACTION_MESSAGE}; got ${got}.` };
       ep.truncated = ep.steps >= ep.horizon;
-      const info = { holeProbabilities, from, intended: null, actual: null, slipped: false, invalid: true };
+      const info = t.invalidInfo[cell] as StepInfo;
       return { observation: this.observe(ep), reward: 0, terminated: false, truncated: ep.truncated, info };
     }
     // One draw of the episode's stream per slippery move, none when the ice is not slippery.
     const k = t.deterministic ? 0 : weightedIndex(ep.random.next(), t.weights, t.weightTotal);
-    const to = t.landing[(cell * 4 + a) * 3 + k] as number;
+    const outcome = (cell * 4 + a) * 3 + k;
+    const to = t.landing[outcome] as number;
     ep.cell = t.cells[to] as Cell;
     ep.lastError = undefined;
     const tile = t.tiles[to];
     ep.terminated = tile === "H" || tile === "G";
     ep.truncated = !ep.terminated && ep.steps >= ep.horizon;
-    const info = {
-      holeProbabilities,
-      from,
-      intended: DIRECTIONS[a],
-      actual: t.actual[a * 3 + k],
-      slipped: k !== 0,
-      goodMove: t.goodMove[cell * 4 + a] === 1,
-    };
+    const info = t.transitionInfo[outcome] as StepInfo;
     return {
       observation: this.observe(ep),
       reward: tile === "G" ? 1 : 0,

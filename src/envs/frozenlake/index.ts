@@ -6,5 +6,6 @@ export * from "./map.ts";
 export * from "./path.ts";
 export * from "./random-map.ts";
 export * from "./render.ts";
+export * from "./state-view.ts";
 export * from "./suite.ts";
 export * from "./suite-options.ts";

@@ -36,7 +36,18 @@ export interface StepTables {
   readonly holeProbabilities: ReadonlyArray<Readonly<Record<GridDirection, number>>>;
   /** 1 where the move has the lowest hole-fall probability (`isGoodMove`), by move number. */
   readonly goodMove: Uint8Array;
+  /**
+   * The frozen `info` of each valid transition, by slip outcome number `move * 3 + k`: a step's info
+   * depends only on the cell, the action and the slip, so every step shares one object (and a store
+   * serialises each one once).
+   */
+  readonly transitionInfo: ReadonlyArray<StepInfo>;
+  /** The frozen `info` of an invalid action, by cell number. */
+  readonly invalidInfo: ReadonlyArray<StepInfo>;
 }
+
+/** What a FrozenLake step reports in `info` (frozen, shared through the tables). */
+export type StepInfo = Readonly<Record<string, unknown>>;
 
 /** The action number (Gymnasium order) of a direction, undefined for anything else. */
 export function directionIndex(direction: unknown): number | undefined {
@@ -77,6 +88,32 @@ function buildTables(map: FrozenLakeMap, dynamics: SlipDynamics): StepTables {
     });
     return Object.freeze(holeFallProbabilities(map, cell, dynamics));
   });
+  const transitionInfo: StepInfo[] = [];
+  const invalidInfo = cells.map((from, i) => {
+    const probabilities = holeProbabilities[i];
+    for (let a = 0; a < 4; a++) {
+      for (let k = 0; k < 3; k++) {
+        transitionInfo.push(
+          Object.freeze({
+            holeProbabilities: probabilities,
+            from,
+            intended: DIRECTIONS[a],
+            actual: actual[a * 3 + k],
+            slipped: k !== 0,
+            goodMove: goodMove[i * 4 + a] === 1,
+          }),
+        );
+      }
+    }
+    return Object.freeze({
+      holeProbabilities: probabilities,
+      from,
+      intended: null,
+      actual: null,
+      slipped: false,
+      invalid: true,
+    });
+  });
   const weights = Object.freeze([dynamics.intended, dynamics.left, dynamics.right]);
   return Object.freeze({
     size,
@@ -89,6 +126,8 @@ function buildTables(map: FrozenLakeMap, dynamics: SlipDynamics): StepTables {
     actual: Object.freeze(actual),
     holeProbabilities: Object.freeze(holeProbabilities),
     goodMove,
+    transitionInfo: Object.freeze(transitionInfo),
+    invalidInfo: Object.freeze(invalidInfo),
   });
 }
 

@@ -41,6 +41,7 @@ export {
   type ReplayBrancherOptions,
   type ReplayBrancherStats,
 } from "./replay-brancher.ts";
+export { webStateViewer } from "./state-view.ts";
 export {
   BUILTIN_TASKS_DIR,
   CORE_DIR,

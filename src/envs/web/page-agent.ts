@@ -40,6 +40,8 @@ export interface PageGlobals {
 export interface SettleReport {
   timedOut: boolean;
   ms: number;
+  /** The animation frames the settle waited for (0: nothing had changed since the last quiet settle). */
+  frames: number;
   pending?: { timers: number; frames: number; requests: number; animations: number; mutated: boolean };
 }
 

@@ -6,8 +6,13 @@
  * extra arguments; string handlers go to the browser unchanged). `window.__rhSettle.settle(options)` resolves as soon as the
  * page is quiet: no tracked timer pending, no pending animation frame, no request in flight, no
  * running finite animation, and no DOM mutation for one frame; or at `maxMs` (timedOut: true).
- * When nothing changed since the last quiet settle (no DOM change, no scroll) and nothing is
- * pending, one macrotask is enough: the frame is skipped.
+ * When nothing changed since the last quiet settle (no DOM change, no scroll), nothing is pending
+ * and the page observes no sizes or intersections (their callbacks run in the next rendering step),
+ * the frame is skipped; and when the page also posted no task since then (postMessage,
+ * requestIdleCallback, scheduler.postTask), no macrotask is awaited either: after an input event
+ * Chromium runs the next frame before any page task (even a user-blocking one), so a macrotask would
+ * cost most of a frame. A CDP evaluation starts in a task of its own, after the microtasks of the
+ * action's event handlers have run.
  *
  * A timer counts when it is due within `horizonMs` of the start of its chain (a timer or frame
  * armed from a timer or frame callback belongs to that callback's chain); a non-finite or huge
@@ -26,6 +31,7 @@
   const rawRaf = window.requestAnimationFrame;
   const addListener = EventTarget.prototype.addEventListener;
   const rawClearTimeout = window.clearTimeout;
+  const rawPortPost = window.MessagePort?.prototype.postMessage;
 
   /** Tracked timers: id -> { due, root, companion (for a string handler) }. */
   const timers = new Map();
@@ -33,22 +39,53 @@
   const frames = new Map();
   let requests = 0;
   let mutations = 0;
+  /** How many tasks the page posted that no tracker follows (messages, idle callbacks, posted tasks). */
+  let posted = 0;
   /** While a tracked callback runs: the start time of its chain. */
   let chain = null;
 
-  /** Counts a batch of DOM changes made by the page (the agent's own id attributes do not count). */
+  /** A style attribute without its caret-color declarations, normalised. */
+  function withoutCaret(style) {
+    return (style ?? "")
+      .split(";")
+      .map((d) => d.trim())
+      .filter((d) => d !== "" && !/^caret-color\s*:/i.test(d))
+      .join(";");
+  }
+
+  /**
+   * Whether a change is not the page's: the agent's own id attributes, or a style change of caret
+   * colour only (Playwright's screenshot hides the caret of every editable element and restores it).
+   */
+  function foreign(r) {
+    if (r.type !== "attributes") return false;
+    if (r.attributeName === ATTR) return true;
+    if (r.attributeName !== "style") return false;
+    const current = r.target.getAttribute("style");
+    return (r.oldValue ?? "") !== (current ?? "") && withoutCaret(r.oldValue) === withoutCaret(current);
+  }
+
+  /** Counts a batch of DOM changes made by the page. */
   function countMutations(records) {
     for (const r of records) {
-      if (r.type !== "attributes" || r.attributeName !== ATTR) {
+      if (!foreign(r)) {
         mutations += 1;
         return;
       }
     }
   }
   const observer = new MutationObserver(countMutations);
-  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  observer.observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeOldValue: true,
+    characterData: true,
+  });
   /** The mutation count when the last settle found the page quiet (-1: none yet). */
   let quietAt = -1;
+  /** The `posted` count when the last settle ended. */
+  let postedAt = 0;
   /**
    * Whether anything scrolled since then: a scroll event, the page agent scrolling an element into
    * view (its scroll event comes only in the next rendering step), or the window's scroll offsets.
@@ -159,6 +196,37 @@
     };
   }
 
+  /** Counts the calls of `owner[name]` in `posted` (what they schedule runs in a later task). */
+  function countPosts(owner, name) {
+    const original = owner?.[name];
+    if (typeof original !== "function") return;
+    owner[name] = function (...args) {
+      posted += 1;
+      return original.apply(this ?? owner, args);
+    };
+  }
+
+  countPosts(window.MessagePort?.prototype, "postMessage");
+  countPosts(window.BroadcastChannel?.prototype, "postMessage");
+  countPosts(window, "postMessage");
+  countPosts(window, "requestIdleCallback");
+  countPosts(window.scheduler, "postTask");
+
+  /**
+   * Whether the page observes sizes or intersections: their callbacks run in the next rendering step
+   * (after a focus style resized an element, say), so on such a page a settle always waits a frame.
+   */
+  let observesLayout = false;
+  for (const name of ["ResizeObserver", "IntersectionObserver"]) {
+    const proto = window[name]?.prototype;
+    const observe = proto?.observe;
+    if (typeof observe !== "function") continue;
+    proto.observe = function (...args) {
+      observesLayout = true;
+      return observe.apply(this, args);
+    };
+  }
+
   function begin() {
     requests += 1;
     let open = true;
@@ -251,7 +319,7 @@
   const macrotask = () =>
     new Promise((resolve) => {
       queued.push(resolve);
-      channel.port2.postMessage(0);
+      rawPortPost.call(channel.port2, 0);
     });
   const sleep = (ms) => new Promise((resolve) => rawSetTimeout.call(window, resolve, ms));
   /** One animation frame (or 100 ms where frames do not run, e.g. a hidden page). */
@@ -269,8 +337,9 @@
     });
 
   /**
-   * Waits until the page is quiet (see above). Returns { timedOut, ms, pending } where pending counts
-   * what was still going on at the cap (timers, frames, requests, animations, mutated).
+   * Waits until the page is quiet (see above). Returns { timedOut, ms, frames, pending }: `frames` the
+   * animation frames it waited for (0: nothing had changed), `pending` what was still going on at the
+   * cap (timers, frames, requests, animations, mutated).
    */
   async function settle(options) {
     const horizon = Number(options?.horizonMs ?? DEFAULTS.horizonMs);
@@ -278,14 +347,24 @@
     horizonNow = horizon;
     const start = now();
     // Nothing changed since the last settle ended quiet (the action moved focus, typed into a field
-    // without handlers, ...) and nothing is pending: the page is as quiet as it was, no frame needed.
-    await macrotask();
-    if (mutations === quietAt && !scrolled && scrollAt === scrollNow() && !busyNow(horizon, now())) {
-      return { timedOut: false, ms: Math.round(now() - start) };
+    // without handlers, ...) and nothing is pending: the page is as quiet as it was, no frame needed;
+    // nor a macrotask when the page posted no task since (see above).
+    const unchanged = () =>
+      mutations === quietAt && !scrolled && scrollAt === scrollNow() && !busyNow(horizon, now());
+    let frames = 0;
+    const quiet = (ms) => {
+      postedAt = posted;
+      return { timedOut: false, ms, frames };
+    };
+    if (!observesLayout) {
+      if (posted === postedAt && unchanged()) return quiet(Math.round(now() - start));
+      await macrotask();
+      if (unchanged()) return quiet(Math.round(now() - start));
     }
     for (;;) {
       const before = mutations;
       await frame();
+      frames += 1;
       await macrotask();
       const t = now();
       const timer = pendingTimers(horizon, t);
@@ -302,9 +381,9 @@
         quietAt = mutations;
         scrolled = false;
         scrollAt = scrollNow();
-        return { timedOut: false, ms };
+        return quiet(ms);
       }
-      if (t - start >= max) return { timedOut: true, ms, pending };
+      if (t - start >= max) return { timedOut: true, ms, frames, pending };
       // Only timers left: sleep until the next one is due (frames come after it in the loop).
       const onlyTimers = pending.timers > 0 && pending.frames + pending.requests + pending.animations === 0;
       const wait = Math.min(timer.next - now(), start + max - now()) - 17;

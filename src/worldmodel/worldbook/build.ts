@@ -1,0 +1,110 @@
+import { UserError } from "../../core/index.ts";
+import type { TraceStep } from "../trace.ts";
+import { actionKey, diffStates, statesOf, withLookups } from "./evidence.ts";
+import { induceRules, type Transition } from "./induce-rules.ts";
+import { ActionCollector, inferSchemas } from "./infer-schemas.ts";
+import { deriveInvariants, FieldStatsCollector } from "./invariants.ts";
+import { induceOutcomeRules, type OutcomeSample } from "./outcome-rules.ts";
+import {
+  type Evidence,
+  WORLDBOOK_VERSION,
+  type Worldbook,
+  type WorldbookOptionsInput,
+  WorldbookOptionsSchema,
+} from "./schema.ts";
+
+function parseOptions(input: WorldbookOptionsInput) {
+  const parsed = WorldbookOptionsSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+  throw new UserError(
+    "worldbook.bad_options",
+    `buildWorldbook(): options are invalid: ${issues.join("; ")}.`,
+    {
+      cause: parsed.error,
+    },
+  );
+}
+
+/** A step's source without its line number (`file:<path>:<line>` → `file:<path>`). */
+function traceSource(source: string): string {
+  return source.startsWith("file:") ? source.replace(/:\d+$/, "") : source;
+}
+
+/** Steps in a fixed order (episode, then step) so that the worldbook does not depend on input order. */
+function ordered(steps: ReadonlyArray<TraceStep>): TraceStep[] {
+  return [...steps].sort((a, b) =>
+    a.episodeId < b.episodeId ? -1 : a.episodeId > b.episodeId ? 1 : a.step - b.step,
+  );
+}
+
+/**
+ * A worldbook from traces whose steps carry `state` and `nextState`: schemas, grounded evidence, rules,
+ * outcome rules and invariants. Pure and deterministic: the same steps (in any order) give the same book.
+ */
+export function buildWorldbook(
+  steps: ReadonlyArray<TraceStep>,
+  input: WorldbookOptionsInput = {},
+): Worldbook {
+  const options = parseOptions(input);
+  const sorted = ordered(steps);
+  const fields = new FieldStatsCollector();
+  const actions = new ActionCollector();
+  const transitions: Transition[] = [];
+  const samples: OutcomeSample[] = [];
+  const pending: Array<Omit<Evidence, "attribution">> = [];
+  const seenEpisodes = new Set<string>();
+  for (const step of sorted) {
+    const states = statesOf(step);
+    if (!states) {
+      throw new UserError(
+        "worldbook.no_state",
+        `buildWorldbook(): step ${step.step} of episode "${step.episodeId}" (${step.source}) has no state/nextState; build traces with a state viewer for family "${step.family}".`,
+      );
+    }
+    const first = !seenEpisodes.has(step.episodeId);
+    seenEpisodes.add(step.episodeId);
+    fields.addState(states.before, first);
+    fields.addState(states.after, false);
+    const { facts, effects } = diffStates(states.before, states.after);
+    fields.addChanged(facts.map((f) => f.path));
+    const action = step.action as Record<string, unknown>;
+    actions.add(action);
+    const id = `${step.episodeId}#${step.step}`;
+    const key = actionKey(action);
+    transitions.push({ id, key, action, before: states.before, after: states.after, effects });
+    samples.push({
+      after: withLookups(states.after, options.lookups),
+      reward: step.reward,
+      terminated: step.terminated,
+    });
+    pending.push({
+      id,
+      provenance: { source: step.source, episodeId: step.episodeId, taskId: step.taskId, step: step.step },
+      action: key,
+      facts,
+      effects,
+      outcome: { reward: step.reward, terminated: step.terminated, truncated: step.truncated },
+    });
+  }
+  const { rules, attributions } = induceRules(transitions, fields.ranges(), options);
+  const evidence: Evidence[] = pending.map((e) => ({
+    ...e,
+    attribution: attributions.get(e.id) ?? { status: "counterexample", rule: "" },
+  }));
+  return {
+    manifest: {
+      version: WORLDBOOK_VERSION,
+      families: [...new Set(sorted.map((s) => s.family))].sort(),
+      sources: [...new Set(sorted.map((s) => traceSource(s.source)))].sort(),
+      episodes: seenEpisodes.size,
+      transitions: sorted.length,
+      options,
+    },
+    schemas: inferSchemas(actions, fields),
+    evidence,
+    rules,
+    outcomeRules: induceOutcomeRules(samples),
+    invariants: deriveInvariants(fields, options.maxValues),
+  };
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { z } from "zod";
+import { UserError } from "../../core/index.ts";
+import { fileHash, MANIFEST_FILE } from "./files.ts";
+import {
+  EvidenceSchema,
+  InvariantsSchema,
+  ManifestSchema,
+  RulesFileSchema,
+  SchemasSchema,
+  WORLDBOOK_FILES,
+  type Worldbook,
+} from "./schema.ts";
+
+/** The code of every refused worldbook directory: a missing, edited or malformed file. */
+export const WORLDBOOK_INVALID = "worldbook.invalid";
+
+const FIX = "rebuild it with buildWorldbook/writeWorldbook from its traces; do not edit the files by hand";
+
+function invalid(dir: string, file: string, problem: string, cause?: unknown): UserError {
+  return new UserError(
+    WORLDBOOK_INVALID,
+    `readWorldbook(): ${join(dir, file)}: ${problem}. Fix: ${FIX}.`,
+    cause === undefined ? {} : { cause },
+  );
+}
+
+function readText(dir: string, file: string): string {
+  try {
+    return readFileSync(join(dir, file), "utf8");
+  } catch (cause) {
+    throw invalid(dir, file, `cannot be read (${(cause as Error).message})`, cause);
+  }
+}
+
+function parse<T extends z.ZodTypeAny>(dir: string, file: string, text: string, schema: T): z.output<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw invalid(dir, file, "is not JSON", cause);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+      .slice(0, 5);
+    throw invalid(dir, file, `does not match the worldbook format (${issues.join("; ")})`, parsed.error);
+  }
+  return parsed.data;
+}
+
+/** Reads a worldbook directory: validates every file with its schema and checks the manifest's hashes. */
+export function readWorldbook(dir: string): Worldbook {
+  const manifest = parse(dir, MANIFEST_FILE, readText(dir, MANIFEST_FILE), ManifestSchema);
+  const texts: Record<string, string> = {};
+  for (const file of WORLDBOOK_FILES) {
+    const expected = manifest.files[file];
+    if (expected === undefined) throw invalid(dir, MANIFEST_FILE, `lists no hash for ${file}`);
+    const text = readText(dir, file);
+    const got = fileHash(text);
+    if (got !== expected) {
+      throw invalid(
+        dir,
+        file,
+        `its sha256 ${got} differs from the manifest's ${expected} (the file was changed)`,
+      );
+    }
+    texts[file] = text;
+  }
+  const rulesFile = parse(dir, "rules.json", texts["rules.json"] as string, RulesFileSchema);
+  const { files: _files, ...rest } = manifest;
+  return {
+    manifest: rest,
+    schemas: parse(dir, "schemas.json", texts["schemas.json"] as string, SchemasSchema),
+    evidence: parse(dir, "evidence.json", texts["evidence.json"] as string, EvidenceSchema.array()),
+    rules: rulesFile.rules,
+    outcomeRules: rulesFile.outcomeRules,
+    invariants: parse(dir, "invariants.json", texts["invariants.json"] as string, InvariantsSchema),
+  };
+}
