@@ -7,6 +7,7 @@ import { createFrozenLakeEnvironment } from "../src/envs/frozenlake/index.ts";
 import { createRandomPolicy } from "../src/policies/random-policy.ts";
 import { runEpisodes } from "../src/rollout/index.ts";
 import { createMemoryStore, openSqliteStore, type RunStore } from "../src/store/index.ts";
+import { createBenchRun } from "./bench-run.ts";
 
 export interface FrozenLakeBench {
   /** Environment steps per second with no store (the reference). */
@@ -23,15 +24,7 @@ async function measure(store: RunStore | undefined, episodes: number): Promise<n
   const env = createFrozenLakeEnvironment({});
   const runtime = createRuntime({ seed: "bench", clock: systemClock });
   const tasks = [env.suite.get("8x8"), env.suite.get("4x4")];
-  const runId = "run_bench";
-  store?.createRun({
-    id: runId,
-    kind: "bench",
-    seed: "bench",
-    config: {},
-    codeVersion: "bench",
-    createdAtMs: 0,
-  });
+  const runId = createBenchRun(store);
   const start = performance.now();
   const { results } = await runEpisodes(
     { env, policy: createRandomPolicy(), runtime, ...(store ? { store } : {}) },

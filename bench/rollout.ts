@@ -21,6 +21,7 @@ import { createFrozenLakeEnvironment } from "../src/envs/frozenlake/index.ts";
 import { createRandomPolicy } from "../src/policies/random-policy.ts";
 import { runEpisodes } from "../src/rollout/index.ts";
 import { createMemoryStore, openSqliteStore, type RunStore } from "../src/store/index.ts";
+import { createBenchRun } from "./bench-run.ts";
 
 const MOVES: ReadonlyArray<Action> = Object.freeze(
   (["left", "down", "right", "up"] as const).map((direction) => Object.freeze({ type: "move", direction })),
@@ -106,15 +107,7 @@ async function measure(
   const store: RunStore | undefined =
     kind === "memory" ? createMemoryStore() : dir ? openSqliteStore({ dir }) : undefined;
   const runtime = createRuntime({ seed: "bench", clock: systemClock });
-  const runId = "run_bench";
-  store?.createRun({
-    id: runId,
-    kind: "bench",
-    seed: "bench",
-    config: {},
-    codeVersion: "bench",
-    createdAtMs: 0,
-  });
+  const runId = createBenchRun(store);
   const tasks = taskIds.map((id) => env.suite.get(id));
   const cpu = process.cpuUsage();
   const start = performance.now();
