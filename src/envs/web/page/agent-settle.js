@@ -322,7 +322,11 @@
       rawPortPost.call(channel.port2, 0);
     });
   const sleep = (ms) => new Promise((resolve) => rawSetTimeout.call(window, resolve, ms));
-  /** One animation frame (or 100 ms where frames do not run, e.g. a hidden page). */
+  /**
+   * One animation frame. A hidden page runs no frames: there 100 ms stand in for one. A visible page
+   * gets up to 1 s, so a frame that a busy machine delays past 100 ms is still waited for (the layout
+   * observers' callbacks run in it).
+   */
   const frame = () =>
     new Promise((resolve) => {
       let done = false;
@@ -333,7 +337,7 @@
         }
       };
       if (typeof rawRaf === "function") rawRaf.call(window, finish);
-      rawSetTimeout.call(window, finish, 100);
+      rawSetTimeout.call(window, finish, document.visibilityState === "hidden" ? 100 : 1000);
     });
 
   /**
