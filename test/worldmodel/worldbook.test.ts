@@ -196,6 +196,8 @@ describe("writeWorldbook / readWorldbook", () => {
       "manifest.json",
       "rules.json",
       "schemas.json",
+      "starts.json",
+      "tasks.json",
     ]);
     for (const n of names) expect(readFileSync(join(a, n)).equals(readFileSync(join(b, n)))).toBe(true);
     const back = readWorldbook(a);

@@ -1,4 +1,5 @@
-import { UserError } from "../../core/index.ts";
+import { type Observation, type Task, TaskSchema, UserError } from "../../core/index.ts";
+import type { SplitManifest } from "../splits.ts";
 import type { TraceStep } from "../trace.ts";
 import { actionKey, diffStates, statesOf, withLookups } from "./evidence.ts";
 import { induceRules, type Transition } from "./induce-rules.ts";
@@ -7,6 +8,7 @@ import { deriveInvariants, FieldStatsCollector } from "./invariants.ts";
 import { induceOutcomeRules, type OutcomeSample } from "./outcome-rules.ts";
 import {
   type Evidence,
+  type Start,
   WORLDBOOK_VERSION,
   type Worldbook,
   type WorldbookOptionsInput,
@@ -38,6 +40,36 @@ function ordered(steps: ReadonlyArray<TraceStep>): TraceStep[] {
   );
 }
 
+/** What a build records beside the traces: the tasks they ran (by id) and the split they came from. */
+export interface BuildExtras {
+  /** Tasks of the traces' episodes; a task not given is made from its first observation. */
+  tasks?: ReadonlyArray<Task>;
+  split?: SplitManifest;
+}
+
+/** An observation as a start keeps it: without screenshot bytes (the image is not part of the state). */
+function storedObservation(o: Observation): Observation {
+  if (!o.screenshot) return o;
+  const { screenshot: _s, ...rest } = o;
+  return rest;
+}
+
+/** The tasks the starts name: the given ones, or a minimal task scored by the simulated reward. */
+function tasksOf(ids: ReadonlyArray<string>, steps: ReadonlyArray<TraceStep>, given: ReadonlyArray<Task>): Task[] {
+  const byId = new Map(given.map((t) => [t.id, t]));
+  return ids.map((id) => {
+    const known = byId.get(id);
+    if (known) return known;
+    const first = steps.find((s) => s.taskId === id) as TraceStep;
+    return TaskSchema.parse({
+      id,
+      instruction: first.observation.instruction ?? "",
+      family: first.family,
+      verifier: { kind: "worldmodel-reward" },
+    });
+  });
+}
+
 /**
  * A worldbook from traces whose steps carry `state` and `nextState`: schemas, grounded evidence, rules,
  * outcome rules and invariants. Pure and deterministic: the same steps (in any order) give the same book.
@@ -45,15 +77,20 @@ function ordered(steps: ReadonlyArray<TraceStep>): TraceStep[] {
 export function buildWorldbook(
   steps: ReadonlyArray<TraceStep>,
   input: WorldbookOptionsInput = {},
+  extras: BuildExtras = {},
 ): Worldbook {
   const options = parseOptions(input);
   const sorted = ordered(steps);
+  const taskOfEpisode = new Map(sorted.map((s) => [`${s.episodeId}#${s.step}`, s.taskId]));
+  const taskOf = (transitionId: string): string => taskOfEpisode.get(transitionId) ?? "";
   const fields = new FieldStatsCollector();
   const actions = new ActionCollector();
   const transitions: Transition[] = [];
   const samples: OutcomeSample[] = [];
   const pending: Array<Omit<Evidence, "attribution">> = [];
   const seenEpisodes = new Set<string>();
+  const starts: Start[] = [];
+  const taskIds = new Set<string>();
   for (const step of sorted) {
     const states = statesOf(step);
     if (!states) {
@@ -64,6 +101,16 @@ export function buildWorldbook(
     }
     const first = !seenEpisodes.has(step.episodeId);
     seenEpisodes.add(step.episodeId);
+    if (first) {
+      starts.push({
+        taskId: step.taskId,
+        episodeId: step.episodeId,
+        ...(step.seed === undefined ? {} : { seed: step.seed }),
+        observation: storedObservation(step.observation),
+        state: states.before,
+      });
+      taskIds.add(step.taskId);
+    }
     fields.addState(states.before, first);
     fields.addState(states.after, false);
     const { facts, effects } = diffStates(states.before, states.after);
@@ -87,7 +134,7 @@ export function buildWorldbook(
       outcome: { reward: step.reward, terminated: step.terminated, truncated: step.truncated },
     });
   }
-  const { rules, attributions } = induceRules(transitions, fields.ranges(), options);
+  const { rules, attributions } = induceRules(transitions, fields.ranges(), options, taskOf);
   const evidence: Evidence[] = pending.map((e) => ({
     ...e,
     attribution: attributions.get(e.id) ?? { status: "counterexample", rule: "" },
@@ -100,11 +147,14 @@ export function buildWorldbook(
       episodes: seenEpisodes.size,
       transitions: sorted.length,
       options,
+      ...(extras.split ? { split: extras.split } : {}),
     },
     schemas: inferSchemas(actions, fields),
     evidence,
     rules,
     outcomeRules: induceOutcomeRules(samples),
     invariants: deriveInvariants(fields, options.maxValues),
+    starts,
+    tasks: tasksOf([...taskIds].sort(), sorted, extras.tasks ?? []),
   };
 }

@@ -11,6 +11,8 @@ export function worldbookFileTexts(wb: Worldbook): Record<string, string> {
     "evidence.json": text(wb.evidence),
     "rules.json": text({ rules: wb.rules, outcomeRules: wb.outcomeRules }),
     "invariants.json": text(wb.invariants),
+    "starts.json": text(wb.starts),
+    "tasks.json": text(wb.tasks),
   };
 }
 

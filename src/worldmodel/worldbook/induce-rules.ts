@@ -95,6 +95,7 @@ export function induceRules(
   transitions: ReadonlyArray<Transition>,
   ranges: Ranges,
   options: WorldbookOptions,
+  taskOf: (transitionId: string) => string = () => "",
 ): { rules: Rule[]; attributions: Map<string, Attribution> } {
   const groups = new Map<string, Transition[]>();
   for (const t of transitions) {
@@ -146,6 +147,8 @@ export function induceRules(
     rules.push({
       id,
       action: (group[0] as Transition).action,
+      params: [],
+      scope: { tasks: [...new Set(group.map((t) => taskOf(t.id)))].filter((t) => t !== "").sort() },
       conditions,
       outcomes: kept.length > 0 ? kept : [{ effects: [], count: 0, probability: 0 }],
       stochastic: kept.length > 1,

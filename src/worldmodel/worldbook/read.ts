@@ -9,6 +9,8 @@ import {
   ManifestSchema,
   RulesFileSchema,
   SchemasSchema,
+  StartsFileSchema,
+  TasksFileSchema,
   WORLDBOOK_FILES,
   type Worldbook,
 } from "./schema.ts";
@@ -78,5 +80,7 @@ export function readWorldbook(dir: string): Worldbook {
     rules: rulesFile.rules,
     outcomeRules: rulesFile.outcomeRules,
     invariants: parse(dir, "invariants.json", texts["invariants.json"] as string, InvariantsSchema),
+    starts: parse(dir, "starts.json", texts["starts.json"] as string, StartsFileSchema),
+    tasks: parse(dir, "tasks.json", texts["tasks.json"] as string, TasksFileSchema),
   };
 }

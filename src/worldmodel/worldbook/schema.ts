@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { StateFieldSpecSchema, StateValueSchema } from "../../core/index.ts";
+import type { Task } from "../../core/index.ts";
+import { SplitManifestSchema } from "../splits.ts";
+import {
+  ObservationSchema,
+  StateFieldSpecSchema,
+  StateRecordSchema,
+  StateValueSchema,
+  TaskSchema,
+} from "../../core/index.ts";
 
 /** The worldbook format version the manifest carries; readers refuse other versions. */
 export const WORLDBOOK_VERSION = 1;
@@ -29,7 +37,10 @@ export const ConditionOpSchema = z.enum([
 ]);
 export type ConditionOp = z.infer<typeof ConditionOpSchema>;
 
-/** A test on one state path; `value` is absent for exists/not_exists and a list for `in`. */
+/**
+ * A test on one state path; `value` is absent for exists/not_exists and a list for `in`. A path may hold
+ * `{arg}` parts filled from the action's arguments (`el.{elementId}.checked`), see `Rule.params`.
+ */
 export const ConditionSchema = z
   .object({ path: z.string().min(1), op: ConditionOpSchema, value: StateValueSchema.optional() })
   .strict();
@@ -41,13 +52,20 @@ export type EffectOp = z.infer<typeof EffectOpSchema>;
 /**
  * One change to one path. `value`: the new value (set), the amount (increment/decrement), the items
  * (append/remove); absent for delete. `bounds`: an increment or decrement stops at the range the
- * path was observed in (a move into a wall leaves the position where it is).
+ * path was observed in (a move into a wall leaves the position where it is). `path` may hold `{arg}`
+ * parts filled from the action's arguments. `from`: the value is not a constant but read when the rule
+ * applies, from `action.<arg>` (the typed text) or `state.<path>` (path may hold `{arg}` parts);
+ * `value` is then absent.
  */
 export const EffectSchema = z
   .object({
     op: EffectOpSchema,
     path: z.string().min(1),
     value: StateValueSchema.optional(),
+    from: z
+      .string()
+      .regex(/^(action|state)\..+$/)
+      .optional(),
     bounds: z.object({ min: z.number(), max: z.number() }).strict().optional(),
   })
   .strict();
@@ -120,8 +138,15 @@ export const RuleOutcomeSchema = z
 export const RuleSchema = z
   .object({
     id: z.string().min(1),
-    /** The action group: its type and argument values. */
+    /** The action group: its type and the argument values it requires (arguments in `params` are free). */
     action: z.record(z.string(), z.unknown()),
+    /**
+     * Action arguments the rule is lifted over: any value is accepted and fills `{arg}` parts of
+     * condition and effect paths (`click` on any `elementId`). Empty for a rule of one action group.
+     */
+    params: z.array(z.string()).default([]),
+    /** The tasks whose traces gave the rule's evidence (sorted); outside them a rule is only uncertain. */
+    scope: z.object({ tasks: z.array(z.string()) }).strict(),
     conditions: z.array(ConditionSchema),
     /** One outcome with probability 1 for a deterministic rule; a distribution with counts otherwise. */
     outcomes: z.array(RuleOutcomeSchema).min(1),
@@ -181,7 +206,26 @@ export const WorldbookOptionsSchema = z
 export type WorldbookOptionsInput = z.input<typeof WorldbookOptionsSchema>;
 export type WorldbookOptions = z.output<typeof WorldbookOptionsSchema>;
 
-export const WORLDBOOK_FILES = ["schemas.json", "evidence.json", "rules.json", "invariants.json"] as const;
+/** Where an episode began: what reset showed, and its state. The world model's reset starts from these. */
+export const StartSchema = z
+  .object({
+    taskId: z.string().min(1),
+    episodeId: z.string().min(1),
+    seed: z.number().int().optional(),
+    observation: ObservationSchema,
+    state: StateRecordSchema,
+  })
+  .strict();
+export type Start = z.infer<typeof StartSchema>;
+
+export const WORLDBOOK_FILES = [
+  "schemas.json",
+  "evidence.json",
+  "rules.json",
+  "invariants.json",
+  "starts.json",
+  "tasks.json",
+] as const;
 
 export const ManifestSchema = z
   .object({
@@ -191,6 +235,8 @@ export const ManifestSchema = z
     episodes: z.number().int().nonnegative(),
     transitions: z.number().int().nonnegative(),
     options: WorldbookOptionsSchema,
+    /** The split the build traces were taken from (seed, fractions, episode ids per split), when split. */
+    split: SplitManifestSchema.optional(),
     /** sha256 of each file's canonical JSON. */
     files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
   })
@@ -204,4 +250,11 @@ export interface Worldbook {
   rules: Rule[];
   outcomeRules: OutcomeRule[];
   invariants: Invariants;
+  /** The first state of every build episode, in episode order. */
+  starts: Start[];
+  /** The tasks of the build episodes (given to the build, or made from the starts), by id. */
+  tasks: Task[];
 }
+
+export const StartsFileSchema = z.array(StartSchema);
+export const TasksFileSchema = z.array(TaskSchema);
