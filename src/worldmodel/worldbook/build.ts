@@ -55,7 +55,11 @@ function storedObservation(o: Observation): Observation {
 }
 
 /** The tasks the starts name: the given ones, or a minimal task scored by the simulated reward. */
-function tasksOf(ids: ReadonlyArray<string>, steps: ReadonlyArray<TraceStep>, given: ReadonlyArray<Task>): Task[] {
+function tasksOf(
+  ids: ReadonlyArray<string>,
+  steps: ReadonlyArray<TraceStep>,
+  given: ReadonlyArray<Task>,
+): Task[] {
   const byId = new Map(given.map((t) => [t.id, t]));
   return ids.map((id) => {
     const known = byId.get(id);

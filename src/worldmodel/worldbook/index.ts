@@ -1,4 +1,5 @@
 export * from "./build.ts";
+export * from "./conditions.ts";
 export * from "./evidence.ts";
 export * from "./files.ts";
 export * from "./induce-rules.ts";

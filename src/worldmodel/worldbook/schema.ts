@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { Task } from "../../core/index.ts";
-import { SplitManifestSchema } from "../splits.ts";
 import {
   ObservationSchema,
   StateFieldSpecSchema,
@@ -8,6 +7,7 @@ import {
   StateValueSchema,
   TaskSchema,
 } from "../../core/index.ts";
+import { SplitManifestSchema } from "../splits.ts";
 
 /** The worldbook format version the manifest carries; readers refuse other versions. */
 export const WORLDBOOK_VERSION = 1;
