@@ -24,6 +24,7 @@ const sections: Record<string, Section> = {
   noise: benchNoise,
   terminal: benchTerminal,
   rollout: async () => (await import("./rollout.ts")).benchRollout(),
+  worldmodel: async () => (await import("./worldmodel.ts")).benchWorldModel(),
 };
 
 /** The checked-out commit (with `-dirty` when the tree has changes), or null outside a git checkout. */

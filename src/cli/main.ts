@@ -8,11 +8,13 @@ import { registerDemo } from "./commands/demo.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerNoise } from "./commands/noise.ts";
+import { registerRl } from "./commands/rl.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerSearch } from "./commands/search.ts";
 import { registerSkl } from "./commands/skl.ts";
 import { registerTasks } from "./commands/tasks.ts";
+import { registerWorldbook } from "./commands/worldbook.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { createOutput, type Output } from "./output.ts";
@@ -74,6 +76,7 @@ export function buildProgram(
     .exitOverride();
   registerRun(program, context);
   registerRuns(program, context);
+  registerRl(program, context);
   registerExport(program, getOutput);
   registerTasks(program, context);
   registerSearch(program, context);
@@ -81,6 +84,7 @@ export function buildProgram(
   registerSkl(program, context);
   registerNoise(program, context);
   registerDemo(program, context);
+  registerWorldbook(program, context);
   return { program, output: getOutput, context, signals: () => signals };
 }
 

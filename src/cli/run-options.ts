@@ -23,7 +23,7 @@ export function addConfigOptions(
 ): Command {
   command
     .option("-c, --config <file>", "YAML or JSON config file (flags override it)")
-    .option("--env <name>", "environment: frozenlake | web | chess")
+    .option("--env <name>", "environment: frozenlake | web | chess | terminal | worldmodel:DIR")
     .option("--suite <name>", "task suite of the environment (web: builtin)")
     .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages as the suite (web)")
     .option(

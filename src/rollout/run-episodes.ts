@@ -15,6 +15,10 @@ export interface BatchSpec {
   temperature: number;
   /** Episodes to leave out (already recorded by an interrupted run being resumed). */
   skip?: (taskId: string, episodeIndex: number) => boolean;
+  /** The episode's seed instead of `episodeSeed` (RL rollout groups: one initial state per task). */
+  seedOf?: (taskId: string, episodeIndex: number) => number;
+  /** Metadata stored with the episode's trajectory (e.g. its rollout group). */
+  metaOf?: (taskId: string, episodeIndex: number) => Record<string, unknown>;
 }
 
 export interface BatchDeps {
@@ -59,7 +63,8 @@ export async function runEpisodes(
           trajectoryId: deps.runtime.ids.next("traj"),
           task,
           episodeIndex: e,
-          seed: episodeSeed(spec.seed, task.id, e),
+          seed: spec.seedOf?.(task.id, e) ?? episodeSeed(spec.seed, task.id, e),
+          ...(spec.metaOf ? { meta: spec.metaOf(task.id, e) } : {}),
           ...(spec.maxSteps === undefined ? {} : { maxSteps: spec.maxSteps }),
           temperature: spec.temperature,
         },

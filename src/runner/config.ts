@@ -4,11 +4,28 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UserError } from "../core/index.ts";
 import type { RunRecord } from "../store/index.ts";
+import { worldbookFamilyHint, worldbookIdentity } from "../worldmodel/environment/worldbook-identity.ts";
 
 /** The run configuration (file and flags). Flags override the file. */
 export const RunConfigSchema = z
   .object({
-    env: z.enum(["frozenlake", "web", "chess", "terminal"]).default("frozenlake"),
+    env: z.enum(["frozenlake", "web", "chess", "terminal", "worldmodel"]).default("frozenlake"),
+    /**
+     * The worldbook a `worldmodel` environment simulates (`--env worldmodel:DIR`): its absolute
+     * directory, and once resolved the sha256 of its manifest and its family, so a run says which book
+     * it used (a config file may give the directory alone).
+     */
+    worldbook: z
+      .union([
+        z
+          .string()
+          .min(1)
+          .transform((dir): { dir: string; hash?: string; family?: string } => ({ dir })),
+        z
+          .object({ dir: z.string().min(1), hash: z.string().optional(), family: z.string().optional() })
+          .strict(),
+      ])
+      .optional(),
     /** Options passed to the environment factory (validated by the environment). */
     envOptions: z.record(z.string(), z.unknown()).default({}),
     suite: z.string().default("builtin"),
@@ -86,6 +103,7 @@ export function resolveRunConfig(
 ): RunConfig {
   const merged: Record<string, unknown> = { ...fileOptions };
   for (const [k, v] of Object.entries(flags)) if (v !== undefined) merged[k] = v;
+  splitWorldmodelEnv(merged);
   const r = RunConfigSchema.safeParse(merged);
   if (!r.success) {
     const flagOf = (key: string) =>
@@ -102,7 +120,51 @@ export function resolveRunConfig(
       details: { issues: r.error.issues },
     });
   }
-  return withDirectorySuite(r.data);
+  return withWorldbook(withDirectorySuite(r.data));
+}
+
+/** The prefix of `--env worldmodel:DIR`. */
+export const WORLDMODEL_ENV_PREFIX = "worldmodel:";
+
+/** `env: "worldmodel:DIR"` (flag or file) becomes `env: "worldmodel"` with the worldbook directory. */
+function splitWorldmodelEnv(merged: Record<string, unknown>): void {
+  const env = merged.env;
+  if (typeof env !== "string" || !env.startsWith(WORLDMODEL_ENV_PREFIX)) return;
+  const dir = env.slice(WORLDMODEL_ENV_PREFIX.length);
+  if (dir === "")
+    throw new UserError(
+      "config.invalid",
+      "--env worldmodel: needs the worldbook directory after the colon, e.g. --env worldmodel:./book",
+    );
+  merged.env = "worldmodel";
+  merged.worldbook = dir;
+}
+
+/**
+ * A `worldmodel` config names its worldbook by absolute directory, manifest hash and family (read and
+ * validated now: a missing or invalid directory is the `worldbook.invalid` UserError); any other env
+ * with a worldbook is a UserError.
+ */
+function withWorldbook(config: RunConfig): RunConfig {
+  if (config.env !== "worldmodel") {
+    if (config.worldbook === undefined) return config;
+    throw new UserError(
+      "config.invalid",
+      `a worldbook (${config.worldbook.dir}) is only for the worldmodel environment, but the environment is ${config.env}; use --env worldmodel:${config.worldbook.dir} or drop the worldbook`,
+    );
+  }
+  if (config.worldbook === undefined)
+    throw new UserError(
+      "config.invalid",
+      "the worldmodel environment needs a worldbook directory; use --env worldmodel:DIR (or `worldbook: DIR` in the config file)",
+    );
+  const identity = worldbookIdentity(config.worldbook.dir);
+  if (config.worldbook.hash !== undefined && config.worldbook.hash !== identity.hash)
+    throw new UserError(
+      "worldbook.changed",
+      `the worldbook ${identity.dir} has manifest hash ${identity.hash}, but the config names ${config.worldbook.hash} (the book was rebuilt since); start a new run or restore that book`,
+    );
+  return { ...config, worldbook: identity };
 }
 
 /** The suite a task directory is recorded as: `dir:` and its absolute path. */
@@ -123,8 +185,14 @@ function withDirectorySuite(config: RunConfig): RunConfig {
   return config;
 }
 
-/** The policy a command uses when neither flags nor the config file name one: heuristic on the web, template on the terminal. */
+/**
+ * The policy a command uses when neither flags nor the config file name one: heuristic on the web,
+ * template on the terminal (also for a world model of those families), random elsewhere.
+ */
 export function defaultPolicyFor(env: unknown): "heuristic" | "random" | "template" {
+  // A world model plays like the family its worldbook simulates.
+  if (typeof env === "string" && env.startsWith(WORLDMODEL_ENV_PREFIX))
+    return defaultPolicyFor(worldbookFamilyHint(env.slice(WORLDMODEL_ENV_PREFIX.length)));
   if (env === "terminal") return "template";
   return env === "web" ? "heuristic" : "random";
 }

@@ -1,6 +1,7 @@
 import type { Environment, Runtime, Task, TaskSuite } from "../core/index.ts";
 import { UserError } from "../core/index.ts";
 import { createFrozenLakeEnvironment } from "../envs/frozenlake/index.ts";
+import type { ChatClient, LlmConfigInput } from "../llm/index.ts";
 import type { RunConfig } from "./config.ts";
 
 /**
@@ -8,7 +9,7 @@ import type { RunConfig } from "./config.ts";
  * browser on the first reset, so listing a suite starts none.
  */
 export async function createEnvironmentFromConfig(
-  config: Pick<RunConfig, "env" | "envOptions" | "suite" | "tasksDir">,
+  config: Pick<RunConfig, "env" | "envOptions" | "suite" | "tasksDir" | "worldbook" | "llm">,
   runtime: Runtime,
 ): Promise<Environment> {
   if (config.tasksDir && config.env !== "web") {
@@ -28,6 +29,23 @@ export async function createEnvironmentFromConfig(
       const { createTerminalEnvironment } = await import("../envs/terminal/index.ts");
       return createTerminalEnvironment(config.envOptions);
     }
+    case "worldmodel": {
+      // The world-model environment simulates the worldbook `--env worldmodel:DIR` names; envOptions are
+      // its simulator options (system, onReject, confidenceThreshold, ...).
+      const { createWorldModelEnvironment } = await import("../worldmodel/environment/index.ts");
+      if (!config.worldbook)
+        throw new UserError(
+          "env.no_worldbook",
+          "the worldmodel environment needs a worldbook directory; use --env worldmodel:DIR",
+        );
+      return createWorldModelEnvironment({
+        dir: config.worldbook.dir,
+        ...(config.worldbook.hash === undefined ? {} : { expectedHash: config.worldbook.hash }),
+        options: config.envOptions,
+        // The LLM proposer talks to the endpoint the config's `llm:` and REHEARSAL_LLM_* name.
+        ...(config.envOptions.proposer === "llm" ? { llm: await proposerClient(config, runtime) } : {}),
+      });
+    }
     case "web": {
       // The web module (and Playwright) loads only when a web environment is asked for.
       const { createWebEnvironment } = await import("../envs/web/index.ts");
@@ -43,6 +61,13 @@ export async function createEnvironmentFromConfig(
       );
     }
   }
+}
+
+/** The chat client of a world model's LLM proposer (the OpenAI client loads only when asked for). */
+async function proposerClient(config: Pick<RunConfig, "llm">, runtime: Runtime): Promise<ChatClient> {
+  const { createChatClient, llmConfigFromEnv } = await import("../llm/index.ts");
+  const llmConfig = llmConfigFromEnv(process.env, (config.llm ?? {}) as Partial<LlmConfigInput>);
+  return createChatClient(llmConfig, runtime);
 }
 
 /**

@@ -8,7 +8,7 @@ import { formatZodIssues } from "./config.ts";
  * FrozenLake run never loads the LLM client (openai) or the web heuristics.
  */
 export async function createPolicyFromConfig(
-  config: Pick<RunConfig, "policy" | "script" | "llm" | "env">,
+  config: Pick<RunConfig, "policy" | "script" | "llm" | "env" | "worldbook">,
   runtime: Runtime,
 ): Promise<Policy> {
   switch (config.policy) {
@@ -41,7 +41,7 @@ export async function createPolicyFromConfig(
     }
     case "heuristic":
     case "heuristic-norecovery": {
-      if (config.env !== "web")
+      if (config.env !== "web" && config.worldbook?.family !== "web")
         throw new UserError(
           "policy.unavailable",
           "the heuristic policy is for the web environment (--env web); use random or oracle",

@@ -191,9 +191,11 @@ describe("writeWorldbook / readWorldbook", () => {
     writeWorldbook(b, buildWorldbook([...steps].reverse()));
     const names = readdirSync(a).sort();
     expect(names).toEqual([
+      "contracts.json",
       "evidence.json",
       "invariants.json",
       "manifest.json",
+      "notes.json",
       "rules.json",
       "schemas.json",
       "starts.json",

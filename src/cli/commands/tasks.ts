@@ -7,7 +7,7 @@ export function registerTasks(program: Command, ctx: CliContext): void {
   tasks
     .command("list")
     .description("list the tasks of a suite")
-    .option("--env <name>", "environment: frozenlake | web | chess")
+    .option("--env <name>", "environment: frozenlake | web | chess | terminal | worldmodel:DIR")
     .option("--suite <name>", "suite name (web: builtin)")
     .option("--tasks-dir <dir>", "a directory of MiniWoB++-protocol pages (web)")
     .option(

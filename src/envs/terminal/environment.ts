@@ -1,5 +1,5 @@
 import type { Action } from "../../core/action.ts";
-import { ShellActionSchema } from "../../core/action.ts";
+import { MAX_SHELL_COMMAND_CHARS, ShellActionSchema } from "../../core/action.ts";
 import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import { canonicalJson, sha256Hex } from "../../core/hash.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
@@ -74,6 +74,32 @@ async function liveTree(live: Live): Promise<NonNullable<Live["tree"]>> {
   return computed;
 }
 
+/**
+ * The command of a well-formed shell action, checked without zod (a step's commonest input): exactly
+ * what `ShellActionSchema` accepts (an object with only own keys `type` "shell" and a non-blank
+ * `command` string of 1..MAX_SHELL_COMMAND_CHARS), else undefined and the schema decides (and words
+ * the error).
+ */
+export function plainShellCommand(action: unknown): string | undefined {
+  if (typeof action !== "object" || action === null || Array.isArray(action)) return undefined;
+  const a = action as { type?: unknown; command?: unknown };
+  if (a.type !== "shell" || typeof a.command !== "string") return undefined;
+  const keys = Object.keys(a);
+  if (keys.length !== 2 || !keys.includes("type") || !keys.includes("command")) return undefined;
+  const command = a.command;
+  if (command.length < 1 || command.length > MAX_SHELL_COMMAND_CHARS || command.trim().length === 0)
+    return undefined;
+  return command;
+}
+
+/** The command of a valid shell action, or undefined (the fast check first, the schema otherwise). */
+function shellCommandOf(action: unknown): string | undefined {
+  const plain = plainShellCommand(action);
+  if (plain !== undefined) return plain;
+  const parsed = ShellActionSchema.safeParse(action);
+  return parsed.success ? parsed.data.command : undefined;
+}
+
 function worldEntries(world: TaskWorld): SavedEntry[] {
   const dirs = new Set<string>([HOME, "/tmp"]);
   for (const d of world.dirs ?? []) dirs.add(d);
@@ -139,8 +165,8 @@ class Terminal implements TerminalEnvironment {
       if (action.type === "done" && action.answer !== undefined) s.answer = action.answer;
       if (action.type === "done") reward = (await this.evaluate()).reward;
     } else {
-      const shell = ShellActionSchema.safeParse(action);
-      if (!shell.success || shell.data.command.length > this.config.maxCommandChars) {
+      const command = shellCommandOf(action);
+      if (command === undefined || command.length > this.config.maxCommandChars) {
         s.lastError = {
           code: "invalid_action",
           message:
@@ -148,7 +174,7 @@ class Terminal implements TerminalEnvironment {
             `{"type":"done","answer"?} or {"type":"fail"}; got ${JSON.stringify(action).slice(0, 120)}.`,
         };
       } else {
-        await this.runCommand(live, shell.data.command, info);
+        await this.runCommand(live, command, info);
       }
     }
     s.truncated = !s.terminated && s.steps >= horizon;

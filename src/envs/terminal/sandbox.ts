@@ -212,6 +212,15 @@ export function isSystemPath(path: string): boolean {
 const BUDGET_PATTERN =
   /too many commands|maximum recursion depth|iteration limit|exceeded maximum iterations|limit exceeded|exceeded its execution deadline|execution timeout|maximum .* exceeded/i;
 
+/**
+ * True when just-bash's script normalizing (each line's leading whitespace trimmed, here-doc bodies
+ * kept) would return `script` unchanged: one line that starts with no whitespace. Such a script is run
+ * with `rawScript`, which skips that pass (a split, a scan and a regex per command) and nothing else.
+ */
+export function needsNoNormalizing(script: string): boolean {
+  return !script.includes("\n") && script.trimStart() === script;
+}
+
 /** A shell whose file system starts from `entries` (the default layout is added by just-bash). */
 export class SandboxShell {
   private readonly bash: Bash;
@@ -301,11 +310,10 @@ export class SandboxShell {
         awkLoaded = true;
         await this.bash.exec("awk 'BEGIN {}'", { cwd: "/", env: {}, replaceEnv: true });
       }
+      const options = { cwd, env, replaceEnv: true, rawScript: needsNoNormalizing(script) };
       const exec = usesAwk
-        ? withCommandRandom(random.derive("awk", random.int(2 ** 30)), () =>
-            this.bash.exec(script, { cwd, env, replaceEnv: true }),
-          )
-        : this.bash.exec(script, { cwd, env, replaceEnv: true });
+        ? withCommandRandom(random.derive("awk", random.int(2 ** 30)), () => this.bash.exec(script, options))
+        : this.bash.exec(script, options);
       const result = await Promise.race([exec, watchdog]);
       if (result === "timeout") {
         exec.catch(() => undefined);

@@ -1,5 +1,5 @@
 import type { Observation } from "../../core/observation.ts";
-import type { StateRecord, StateValue, StateViewer } from "../../core/state-view.ts";
+import type { StateRecord, StateViewer } from "../../core/state-view.ts";
 import { stateFields } from "../state-fields.ts";
 import { type AxElement, parseAxLine } from "./accessibility-text.ts";
 
@@ -50,17 +50,32 @@ const IMG_LINE = new RegExp(String.raw`^(\s*)img (${QUOTED})$`);
 
 /** An element line exactly as the page agent writes it (`describe` in page/agent.js). */
 function elementLine(e: ElementState): string {
-  const parts = [`[${e.id}]`, e.role];
-  if (e.name) parts.push(JSON.stringify(e.name));
-  if (e.value !== undefined) parts.push(`value=${JSON.stringify(e.value)}`);
-  if (e.options !== undefined) parts.push(`options=${JSON.stringify(e.options)}`);
-  if (e.checked) parts.push("checked");
-  if (e.selected) parts.push("selected");
-  if (e.expanded !== undefined) parts.push(e.expanded ? "expanded" : "collapsed");
-  if (e.disabled) parts.push("disabled");
-  if (e.readonly) parts.push("readonly");
-  if (e.focused) parts.push("focused");
-  return `${"  ".repeat(e.depth)}${parts.join(" ")}`;
+  const record: StateRecord = {};
+  putElement(record, e);
+  return elementLineOf(record, e.id, e.depth);
+}
+
+/**
+ * The line of element `id` of `state` (missing fields read as an element with no name, value or
+ * states; `depth` overrides the state's), built as one string: a rendered step writes every line.
+ */
+function elementLineOf(state: StateRecord, id: string, depth?: number): string {
+  const at = `el.${id}.`;
+  let line = `[${id}] ${String(state[`${at}role`] ?? "generic")}`;
+  const name = String(state[`${at}name`] ?? "");
+  if (name) line += ` ${JSON.stringify(name)}`;
+  const value = state[`${at}value`];
+  if (value !== undefined && value !== null) line += ` value=${JSON.stringify(String(value))}`;
+  const options = state[`${at}options`];
+  if (Array.isArray(options)) line += ` options=${JSON.stringify(options.map(String))}`;
+  if (state[`${at}checked`] === true) line += " checked";
+  if (state[`${at}selected`] === true) line += " selected";
+  const expanded = state[`${at}expanded`];
+  if (typeof expanded === "boolean") line += expanded ? " expanded" : " collapsed";
+  if (state[`${at}disabled`] === true) line += " disabled";
+  if (state[`${at}readonly`] === true) line += " readonly";
+  if (state[`${at}focused`] === true) line += " focused";
+  return "  ".repeat(depth ?? Number(state[`${at}depth`] ?? 0)) + line;
 }
 
 function textLine(kind: string, text: string, depth: number): string {
@@ -110,29 +125,6 @@ function putElement(record: StateRecord, e: ElementState): void {
   record[`${at}.depth`] = e.depth;
 }
 
-function getElement(state: StateRecord, id: string, depth?: number): ElementState {
-  const at = `el.${id}`;
-  const flag = (name: string): boolean => state[`${at}.${name}`] === true;
-  const e: ElementState = {
-    id,
-    role: String(state[`${at}.role`] ?? "generic"),
-    name: String(state[`${at}.name`] ?? ""),
-    checked: flag("checked"),
-    selected: flag("selected"),
-    disabled: flag("disabled"),
-    readonly: flag("readonly"),
-    focused: flag("focused"),
-    depth: depth ?? Number(state[`${at}.depth`] ?? 0),
-  };
-  const value = state[`${at}.value`];
-  if (value !== undefined && value !== null) e.value = String(value);
-  const options: StateValue | undefined = state[`${at}.options`];
-  if (Array.isArray(options)) e.options = options.map(String);
-  const expanded = state[`${at}.expanded`];
-  if (typeof expanded === "boolean") e.expanded = expanded;
-  return e;
-}
-
 /** The instruction the text shows: `Instruction: <instruction>` before the accessibility text. */
 function instructionOf(o: Observation): string {
   const prefix = "Instruction: ";
@@ -179,7 +171,7 @@ function view(observation: Observation): StateRecord {
 }
 
 function lineOf(state: StateRecord, token: string): string | undefined {
-  if (token.startsWith("el:")) return elementLine(getElement(state, token.slice(3)));
+  if (token.startsWith("el:")) return elementLineOf(state, token.slice(3));
   const n = token.slice(5);
   const raw = state[`line.${n}.raw`];
   if (typeof raw === "string") return raw;
@@ -200,22 +192,26 @@ function lineOf(state: StateRecord, token: string): string | undefined {
 function render(state: StateRecord, previous: Observation): Observation {
   const instruction = String(state.instruction ?? previous.instruction ?? "");
   const order = state.order;
-  const axtree = Array.isArray(order)
-    ? order
-        .map((token) => lineOf(state, String(token)))
-        .filter((l) => l !== undefined)
-        .join("\n")
-    : undefined;
+  let axtree: string | undefined;
+  if (Array.isArray(order)) {
+    axtree = "";
+    let first = true;
+    for (const token of order) {
+      const line = lineOf(state, String(token));
+      if (line === undefined) continue;
+      axtree = first ? line : `${axtree}\n${line}`;
+      first = false;
+    }
+  }
   const observation: Observation = {
-    text: [`Instruction: ${instruction}`, ...(axtree === undefined ? [] : [axtree])].join("\n"),
+    text: axtree === undefined ? `Instruction: ${instruction}` : `Instruction: ${instruction}\n${axtree}`,
     instruction,
   };
   if (state.url !== undefined) observation.url = String(state.url);
   if (state.title !== undefined) observation.title = String(state.title);
   if (typeof state["focus.line"] === "string") observation.focused = state["focus.line"];
   else if (state.focus === null) observation.focused = "";
-  else if (state.focus !== undefined)
-    observation.focused = elementLine(getElement(state, String(state.focus), 0));
+  else if (state.focus !== undefined) observation.focused = elementLineOf(state, String(state.focus), 0);
   if (axtree !== undefined) observation.axtree = axtree;
   if (previous.data !== undefined) observation.data = structuredClone(previous.data);
   return observation;

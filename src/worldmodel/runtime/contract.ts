@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Action, StateRecord } from "../../core/index.ts";
-import type { Effect, Rule } from "../worldbook/schema.ts";
+import type { Effect, Fact, Rule, Worldbook } from "../worldbook/schema.ts";
 
 /**
  * The world-model runtime's contract. A step of the simulation, for one action on the committed state:
@@ -75,7 +75,7 @@ export type OnReject = z.infer<typeof OnRejectSchema>;
  * The systems the evaluation compares, each a runtime configuration:
  * - copy: next state = current state;
  * - retrieval: the nearest build transition's effects, no gates;
- * - rules: the worldbook's rules without the gates (every matching rule applies, as listed);
+ * - rules: the worldbook's rules without the gates (the most specific matching rule's outcomes, as listed);
  * - gates: retrieval proposals through the validation gate;
  * - full: rules through both gates, retrieval as the fallback (`onReject`).
  */
@@ -94,6 +94,8 @@ export const SimulatorOptionsSchema = z
     useAbstractions: z.boolean().default(true),
     /** Proposer for the full system: the rule engine, or an LLM tool loop (needs `llm`). */
     proposer: z.enum(["rules", "llm"]).default("rules"),
+    /** The LLM proposer's turn budget per attempt (tool calls plus the final `propose`). */
+    llmMaxTurns: z.number().int().positive().default(6),
   })
   .strict();
 export type SimulatorOptionsInput = z.input<typeof SimulatorOptionsSchema>;
@@ -120,9 +122,24 @@ export interface SimulationStep {
   trace: SimulationTrace;
 }
 
+/** A committed step of the episode, as the workspace's episodic memory keeps it. */
+export interface MemoryEntry {
+  /** The action group key (`actionKey`). */
+  action: string;
+  /** The changed paths with their before/after values. */
+  facts: Fact[];
+  effects: Effect[];
+  reward: number;
+  terminated: boolean;
+  /** The state the step started from (retrieval measures nearness on it). */
+  before?: StateRecord;
+}
+
 /** The episode context a step runs in. */
 export interface StepContext {
   taskId: string;
+  /** This episode's committed steps (the workspace's episodic memory); retrieval prefers them. */
+  memory?: ReadonlyArray<MemoryEntry>;
 }
 
 /**
@@ -132,6 +149,7 @@ export interface StepContext {
  */
 export interface Simulator {
   readonly options: SimulatorOptions;
+  readonly book: Worldbook;
   predict(
     state: StateRecord,
     action: Action,

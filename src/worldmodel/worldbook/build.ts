@@ -1,10 +1,12 @@
-import { type Observation, type Task, TaskSchema, UserError } from "../../core/index.ts";
+import { type Observation, type StateRecord, type Task, TaskSchema, UserError } from "../../core/index.ts";
 import type { SplitManifest } from "../splits.ts";
 import type { TraceStep } from "../trace.ts";
+import { TaskRangeCollector } from "./bounds.ts";
 import { actionKey, diffStates, statesOf, withLookups } from "./evidence.ts";
 import { induceRules, type Transition } from "./induce-rules.ts";
 import { ActionCollector, inferSchemas } from "./infer-schemas.ts";
-import { deriveInvariants, FieldStatsCollector } from "./invariants.ts";
+import { deriveInvariants, FieldStatsCollector, fieldPattern } from "./invariants.ts";
+import { ContractCollector, ruleNotes } from "./notes.ts";
 import { induceOutcomeRules, type OutcomeSample } from "./outcome-rules.ts";
 import {
   type Evidence,
@@ -38,6 +40,16 @@ function ordered(steps: ReadonlyArray<TraceStep>): TraceStep[] {
   return [...steps].sort((a, b) =>
     a.episodeId < b.episodeId ? -1 : a.episodeId > b.episodeId ? 1 : a.step - b.step,
   );
+}
+
+/** `state` without the derived paths (exact paths or `fieldPattern` patterns): what rules' effects cover. */
+function withoutDerived(state: StateRecord, derived: ReadonlySet<string>): StateRecord {
+  if (derived.size === 0) return state;
+  const out: StateRecord = {};
+  for (const [path, value] of Object.entries(state)) {
+    if (!derived.has(path) && !derived.has(fieldPattern(path))) out[path] = value;
+  }
+  return out;
 }
 
 /** What a build records beside the traces: the tasks they ran (by id) and the split they came from. */
@@ -95,6 +107,9 @@ export function buildWorldbook(
   const seenEpisodes = new Set<string>();
   const starts: Start[] = [];
   const taskIds = new Set<string>();
+  const taskRanges = new TaskRangeCollector();
+  const contracts = new ContractCollector();
+  const derived = new Set(options.derivedPaths);
   for (const step of sorted) {
     const states = statesOf(step);
     if (!states) {
@@ -117,17 +132,24 @@ export function buildWorldbook(
     }
     fields.addState(states.before, first);
     fields.addState(states.after, false);
-    const { facts, effects } = diffStates(states.before, states.after);
+    taskRanges.add(step.taskId, states.before);
+    taskRanges.add(step.taskId, states.after);
+    contracts.add(step);
+    const { facts } = diffStates(states.before, states.after);
+    const before = withoutDerived(states.before, derived);
+    const after = withoutDerived(states.after, derived);
+    const { effects } = diffStates(before, after);
     fields.addChanged(facts.map((f) => f.path));
     const action = step.action as Record<string, unknown>;
     actions.add(action);
     const id = `${step.episodeId}#${step.step}`;
     const key = actionKey(action);
-    transitions.push({ id, key, action, before: states.before, after: states.after, effects });
+    transitions.push({ id, key, action, before, after, effects });
     samples.push({
       after: withLookups(states.after, options.lookups),
       reward: step.reward,
       terminated: step.terminated,
+      truncated: step.truncated,
     });
     pending.push({
       id,
@@ -138,7 +160,12 @@ export function buildWorldbook(
       outcome: { reward: step.reward, terminated: step.terminated, truncated: step.truncated },
     });
   }
-  const { rules, attributions } = induceRules(transitions, fields.ranges(), options, taskOf);
+  const globalRanges = fields.ranges();
+  const ranges = taskRanges.withRelativeBounds(globalRanges);
+  const { rules, attributions } = induceRules(transitions, ranges, options, taskOf);
+  const outcomeRules = induceOutcomeRules(samples, options.derivedPaths);
+  const invariants = deriveInvariants(fields, options.maxValues);
+  const perTask = taskRanges.taskRanges(globalRanges);
   const evidence: Evidence[] = pending.map((e) => ({
     ...e,
     attribution: attributions.get(e.id) ?? { status: "counterexample", rule: "" },
@@ -156,9 +183,11 @@ export function buildWorldbook(
     schemas: inferSchemas(actions, fields),
     evidence,
     rules,
-    outcomeRules: induceOutcomeRules(samples),
-    invariants: deriveInvariants(fields, options.maxValues),
+    outcomeRules,
+    invariants: perTask.length > 0 ? { ...invariants, taskRanges: perTask } : invariants,
     starts,
     tasks: tasksOf([...taskIds].sort(), sorted, extras.tasks ?? []),
+    contracts: contracts.contracts(),
+    notes: ruleNotes(rules, outcomeRules),
   };
 }

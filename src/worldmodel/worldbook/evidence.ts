@@ -1,6 +1,6 @@
 import { canonicalJson, type StateRecord, type StateScalar, type StateValue } from "../../core/index.ts";
 import type { TraceStep } from "../trace.ts";
-import type { Effect, Fact, Lookup } from "./schema.ts";
+import type { BoundRef, Effect, Fact, Lookup } from "./schema.ts";
 
 /** The canonical key of an action: its type and arguments, key-sorted. */
 export function actionKey(action: unknown): string {
@@ -83,6 +83,12 @@ export function diffStates(before: StateRecord, after: StateRecord): { facts: Fa
   return { facts, effects };
 }
 
+/** A bound read from the state (`state[ref.path] + ref.offset`) when it holds a number, else `fixed`. */
+function boundOf(state: StateRecord, ref: BoundRef | undefined, fixed: number): number {
+  const v = ref === undefined ? undefined : state[ref.path];
+  return typeof v === "number" ? v + (ref as BoundRef).offset : fixed;
+}
+
 function applyOne(state: StateRecord, effect: Effect): void {
   const current = state[effect.path];
   switch (effect.op) {
@@ -97,7 +103,9 @@ function applyOne(state: StateRecord, effect: Effect): void {
       if (typeof current !== "number" || typeof effect.value !== "number") return;
       const next = current + (effect.op === "increment" ? effect.value : -effect.value);
       const b = effect.bounds;
-      state[effect.path] = b ? Math.min(b.max, Math.max(b.min, next)) : next;
+      state[effect.path] = b
+        ? Math.min(boundOf(state, b.maxFrom, b.max), Math.max(boundOf(state, b.minFrom, b.min), next))
+        : next;
       return;
     }
     case "append":

@@ -3,11 +3,18 @@ import type { Invariants } from "./schema.ts";
 
 /** A path's pattern: numeric segments become `*` (`cell.3.5` → `cell.*.*`), so per-square fields pool. */
 export function fieldPattern(path: string): string {
-  return path
-    .split(".")
-    .map((part) => (/^\d+$/.test(part) ? "*" : part))
-    .join(".");
+  let pattern = patterns.get(path);
+  if (pattern === undefined) {
+    pattern = path
+      .split(".")
+      .map((part) => (/^\d+$/.test(part) ? "*" : part))
+      .join(".");
+    if (patterns.size > 100_000) patterns.clear();
+    patterns.set(path, pattern);
+  }
+  return pattern;
 }
+const patterns = new Map<string, string>();
 
 /** What the traces showed of one field pattern. */
 export interface FieldStats {

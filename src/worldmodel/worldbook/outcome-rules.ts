@@ -5,39 +5,45 @@ export interface OutcomeSample {
   after: StateRecord;
   reward: number;
   terminated: boolean;
+  /** The step ended by the step limit (left out of consequence rules: the limit is not in the state). */
+  truncated?: boolean;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
  * The first next-state path (fewest values, then name) whose value decides `hit` exactly on every
- * sample: defined on all hits, and the values on hits never seen on a miss.
+ * record: defined on all hits, and the values on hits never seen on a miss. `skip` paths are not tested.
  */
 function decidingCondition(
-  samples: ReadonlyArray<OutcomeSample>,
-  hit: (s: OutcomeSample) => boolean,
+  records: ReadonlyArray<StateRecord>,
+  hit: ReadonlyArray<boolean>,
+  skip: ReadonlySet<string> = new Set(),
 ): OutcomeRule["when"] | undefined {
-  const paths = [...new Set(samples.flatMap((s) => Object.keys(s.after)))].sort();
+  const paths = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((p) => !skip.has(p)).sort();
   let best: { path: string; values: StateValue[] } | undefined;
   for (const path of paths) {
     const onHit = new Map<string, StateValue>();
     let ok = true;
-    for (const s of samples) {
-      const v = s.after[path];
-      if (hit(s)) {
-        if (v === undefined || Array.isArray(v)) {
-          ok = false;
-          break;
-        }
-        onHit.set(canonicalJson(v), v);
+    for (let i = 0; i < records.length; i++) {
+      if (!hit[i]) continue;
+      const v = (records[i] as StateRecord)[path];
+      if (v === undefined || Array.isArray(v)) {
+        ok = false;
+        break;
       }
+      onHit.set(canonicalJson(v), v);
     }
     if (!ok || onHit.size === 0) continue;
-    const misses = samples.some((s) => {
-      const v = s.after[path];
-      return !hit(s) && v !== undefined && onHit.has(canonicalJson(v));
+    const misses = records.some((r, i) => {
+      const v = r[path];
+      return !hit[i] && v !== undefined && onHit.has(canonicalJson(v));
     });
     if (misses) continue;
     if (!best || onHit.size < best.values.length) {
-      const values = [...onHit.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([, v]) => v);
+      const values = [...onHit.entries()].sort((a, b) => compare(a[0], b[0])).map(([, v]) => v);
       best = { path, values };
     }
   }
@@ -48,22 +54,63 @@ function decidingCondition(
 }
 
 /**
- * When the episode ends and which rewards come, as conditions on the next state: `terminated` is true
- * exactly when a path holds one of some values; each reward other than the most common one likewise.
+ * Consequence rules: for each derived path and each value it took in a next state (steps cut by the
+ * step limit aside), the next-state condition on the other paths that decides that value exactly.
  */
-export function induceOutcomeRules(samples: ReadonlyArray<OutcomeSample>): OutcomeRule[] {
+function induceConsequenceRules(
+  samples: ReadonlyArray<OutcomeSample>,
+  derivedPaths: ReadonlyArray<string>,
+): OutcomeRule[] {
   const rules: OutcomeRule[] = [];
-  const ended = samples.filter((s) => s.terminated).length;
-  if (ended > 0) {
-    const when = decidingCondition(samples, (s) => s.terminated);
-    if (when) rules.push({ field: "terminated", value: true, when, support: ended });
-  }
-  const rewardCounts = new Map<number, number>();
-  for (const s of samples) rewardCounts.set(s.reward, (rewardCounts.get(s.reward) ?? 0) + 1);
-  const byCount = [...rewardCounts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  for (const [reward, count] of byCount.slice(1).sort((a, b) => a[0] - b[0])) {
-    const when = decidingCondition(samples, (s) => s.reward === reward);
-    if (when) rules.push({ field: "reward", value: reward, when, support: count });
+  const skip = new Set(derivedPaths);
+  for (const path of [...derivedPaths].sort()) {
+    const kept = samples.filter((s) => !s.truncated && s.after[path] !== undefined);
+    const records = kept.map((s) => s.after);
+    const values = new Map<string, StateValue>();
+    for (const r of records) values.set(canonicalJson(r[path] as StateValue), r[path] as StateValue);
+    for (const [key, value] of [...values.entries()].sort((a, b) => compare(a[0], b[0]))) {
+      const hit = records.map((r) => canonicalJson(r[path] as StateValue) === key);
+      const when = decidingCondition(records, hit, skip);
+      const support = hit.filter(Boolean).length;
+      if (when) rules.push({ field: "state", path, value, when, support });
+    }
   }
   return rules;
+}
+
+/**
+ * When the episode ends and which rewards come, as conditions on the next state: `terminated` is true
+ * exactly when a path holds one of some values; each reward other than the most common one likewise.
+ * Then the consequence rules of `derivedPaths` (`field: "state"`).
+ */
+export function induceOutcomeRules(
+  samples: ReadonlyArray<OutcomeSample>,
+  derivedPaths: ReadonlyArray<string> = [],
+): OutcomeRule[] {
+  const rules: OutcomeRule[] = [];
+  const records = samples.map((s) => s.after);
+  const ended = samples.filter((s) => s.terminated).length;
+  if (ended > 0) {
+    const when = decidingCondition(
+      records,
+      samples.map((s) => s.terminated),
+    );
+    if (when) rules.push({ field: "terminated", value: true, when, support: ended });
+  }
+  const usual = mostCommonReward(samples.map((s) => s.reward));
+  const others = [...new Set(samples.map((s) => s.reward))].filter((r) => r !== usual).sort((a, b) => a - b);
+  for (const reward of others) {
+    const hit = samples.map((s) => s.reward === reward);
+    const when = decidingCondition(records, hit);
+    if (when) rules.push({ field: "reward", value: reward, when, support: hit.filter(Boolean).length });
+  }
+  return [...rules, ...induceConsequenceRules(samples, derivedPaths)];
+}
+
+/** The most common reward of the samples (ties: the smaller), 0 without samples. */
+export function mostCommonReward(rewards: ReadonlyArray<number>): number {
+  const counts = new Map<number, number>();
+  for (const r of rewards) counts.set(r, (counts.get(r) ?? 0) + 1);
+  const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+  return best ? best[0] : 0;
 }

@@ -4,9 +4,13 @@ import type { z } from "zod";
 import { UserError } from "../../core/index.ts";
 import { fileHash, MANIFEST_FILE } from "./files.ts";
 import {
+  ContractsFileSchema,
   EvidenceSchema,
   InvariantsSchema,
   ManifestSchema,
+  NotesFileSchema,
+  OPTIONAL_WORLDBOOK_FILES,
+  ReviewsFileSchema,
   RulesFileSchema,
   SchemasSchema,
   StartsFileSchema,
@@ -57,7 +61,8 @@ function parse<T extends z.ZodTypeAny>(dir: string, file: string, text: string, 
 export function readWorldbook(dir: string): Worldbook {
   const manifest = parse(dir, MANIFEST_FILE, readText(dir, MANIFEST_FILE), ManifestSchema);
   const texts: Record<string, string> = {};
-  for (const file of WORLDBOOK_FILES) {
+  const optional = OPTIONAL_WORLDBOOK_FILES.filter((f) => manifest.files[f] !== undefined);
+  for (const file of [...WORLDBOOK_FILES, ...optional]) {
     const expected = manifest.files[file];
     if (expected === undefined) throw invalid(dir, MANIFEST_FILE, `lists no hash for ${file}`);
     const text = readText(dir, file);
@@ -82,5 +87,14 @@ export function readWorldbook(dir: string): Worldbook {
     invariants: parse(dir, "invariants.json", texts["invariants.json"] as string, InvariantsSchema),
     starts: parse(dir, "starts.json", texts["starts.json"] as string, StartsFileSchema),
     tasks: parse(dir, "tasks.json", texts["tasks.json"] as string, TasksFileSchema),
+    ...(texts["reviews.json"] === undefined
+      ? {}
+      : { reviews: parse(dir, "reviews.json", texts["reviews.json"], ReviewsFileSchema) }),
+    ...(texts["contracts.json"] === undefined
+      ? {}
+      : { contracts: parse(dir, "contracts.json", texts["contracts.json"], ContractsFileSchema) }),
+    ...(texts["notes.json"] === undefined
+      ? {}
+      : { notes: parse(dir, "notes.json", texts["notes.json"], NotesFileSchema) }),
   };
 }

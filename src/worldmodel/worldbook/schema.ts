@@ -49,6 +49,10 @@ export type Condition = z.infer<typeof ConditionSchema>;
 export const EffectOpSchema = z.enum(["set", "delete", "increment", "decrement", "append", "remove"]);
 export type EffectOp = z.infer<typeof EffectOpSchema>;
 
+/** A number read from a state path plus an offset: `{ path: "map.rows", offset: -1 }`. */
+export const BoundRefSchema = z.object({ path: z.string().min(1), offset: z.number() }).strict();
+export type BoundRef = z.infer<typeof BoundRefSchema>;
+
 /**
  * One change to one path. `value`: the new value (set), the amount (increment/decrement), the items
  * (append/remove); absent for delete. `bounds`: an increment or decrement stops at the range the
@@ -66,7 +70,19 @@ export const EffectSchema = z
       .string()
       .regex(/^(action|state)\..+$/)
       .optional(),
-    bounds: z.object({ min: z.number(), max: z.number() }).strict().optional(),
+    bounds: z
+      .object({
+        min: z.number(),
+        max: z.number(),
+        /**
+         * A bound read from the state when the rule applies: `state[path] + offset` (e.g. `map.rows`
+         * − 1), used instead of `min`/`max` when the state holds that number (per-map bounds).
+         */
+        minFrom: BoundRefSchema.optional(),
+        maxFrom: BoundRefSchema.optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type Effect = z.infer<typeof EffectSchema>;
@@ -162,11 +178,16 @@ export const RuleSchema = z
   .strict();
 export type Rule = z.infer<typeof RuleSchema>;
 
-/** An outcome field (reward, terminated) that a next-state condition decides exactly in the traces. */
+/**
+ * An outcome field (reward, terminated) that a next-state condition decides exactly in the traces; or,
+ * with `field: "state"` and `path`, a consequence rule: a derived state path (`status`, `done`, see
+ * `WorldbookOptions.derivedPaths`) that takes `value` in the next state when `when` holds there.
+ */
 export const OutcomeRuleSchema = z
   .object({
-    field: z.enum(["reward", "terminated"]),
-    value: z.union([z.number(), z.boolean()]),
+    field: z.enum(["reward", "terminated", "state"]),
+    path: z.string().min(1).optional(),
+    value: StateValueSchema,
     when: ConditionSchema,
     support: z.number().int().nonnegative(),
   })
@@ -183,6 +204,10 @@ export const InvariantsSchema = z
     constantWithinEpisode: z.array(z.string()),
     ranges: z.array(z.object({ path: z.string(), min: z.number(), max: z.number() }).strict()),
     values: z.array(z.object({ path: z.string(), values: z.array(StateValueSchema) }).strict()),
+    /** Numeric ranges per task (sorted by task, then path), where one map's range differs from another's. */
+    taskRanges: z
+      .array(z.object({ task: z.string(), path: z.string(), min: z.number(), max: z.number() }).strict())
+      .optional(),
   })
   .strict();
 export type Invariants = z.infer<typeof InvariantsSchema>;
@@ -201,6 +226,12 @@ export const WorldbookOptionsSchema = z
     maxEvidencePerRule: z.number().int().positive().default(50),
     /** Derived fields (a family hint), e.g. the tile under the agent. */
     lookups: z.array(LookupSchema).default([]),
+    /**
+     * State paths that follow from the next state (FrozenLake's `status`/`done`): left out of effect
+     * sets and predicted by consequence rules (`OutcomeRule` with `field: "state"`). A family default,
+     * given by the caller (`worldbookDefaultsFor`).
+     */
+    derivedPaths: z.array(z.string().min(1)).default([]),
   })
   .strict();
 export type WorldbookOptionsInput = z.input<typeof WorldbookOptionsSchema>;
@@ -226,6 +257,59 @@ export const WORLDBOOK_FILES = [
   "starts.json",
   "tasks.json",
 ] as const;
+
+/** Files a worldbook holds only when its build made them (`reviews.json`: after an LLM-assisted build). */
+export const OPTIONAL_WORLDBOOK_FILES = ["reviews.json", "contracts.json", "notes.json"] as const;
+
+/** Which observation fields every observation of a family had (`text`, `legalActions`, `axtree`, ...). */
+export const ObservationContractSchema = z
+  .object({ family: z.string().min(1), fields: z.array(z.string()), observations: z.number().int() })
+  .strict();
+export type ObservationContract = z.infer<typeof ObservationContractSchema>;
+export const ContractsFileSchema = z.array(ObservationContractSchema);
+/** Plain-language lines, one per supported rule and consequence rule, in rule order. */
+export const NotesFileSchema = z.array(z.string());
+
+const ReviewCountsSchema = z
+  .object({
+    support: z.number().int().nonnegative(),
+    counterexamples: z.number().int().nonnegative(),
+    status: RuleStatusSchema,
+  })
+  .strict();
+
+/**
+ * One LLM review of a tentative or conflicted rule: the model's proposed separating condition and note,
+ * accepted only when re-checking the condition against the build evidence lowered the counterexamples.
+ */
+export const ReviewSchema = z
+  .object({
+    rule: z.string().min(1),
+    status: z.enum(["accepted", "rejected"]),
+    /** Why it was accepted or rejected (an unparseable answer is rejected with the parse problem). */
+    reason: z.string().min(1),
+    condition: ConditionSchema.optional(),
+    note: z.string().optional(),
+    /** The evidence ids shown to the model. */
+    evidence: z.array(z.string()),
+    before: ReviewCountsSchema,
+    /** The rule's counts with the condition added (accepted reviews only). */
+    after: ReviewCountsSchema.optional(),
+    /** The model's answer as received. */
+    raw: z.string(),
+  })
+  .strict();
+export type Review = z.infer<typeof ReviewSchema>;
+
+export const ReviewsFileSchema = z
+  .object({
+    model: z.string().min(1),
+    reviews: z.array(ReviewSchema),
+    /** Tentative or conflicted rules left unreviewed (past the build's cap on reviews). */
+    unreviewed: z.array(z.string()),
+  })
+  .strict();
+export type ReviewsFile = z.infer<typeof ReviewsFileSchema>;
 
 export const ManifestSchema = z
   .object({
@@ -254,6 +338,12 @@ export interface Worldbook {
   starts: Start[];
   /** The tasks of the build episodes (given to the build, or made from the starts), by id. */
   tasks: Task[];
+  /** The LLM reviews of an LLM-assisted build (`reviews.json`); absent for a deterministic build. */
+  reviews?: ReviewsFile;
+  /** Observation contracts per family (`contracts.json`); absent in books built before them. */
+  contracts?: ObservationContract[];
+  /** One plain-language line per supported rule (`notes.json`); absent in books built before them. */
+  notes?: string[];
 }
 
 export const StartsFileSchema = z.array(StartSchema);

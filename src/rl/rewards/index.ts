@@ -1,0 +1,3 @@
+export * from "./budget.ts";
+export * from "./composite.ts";
+export * from "./options.ts";
