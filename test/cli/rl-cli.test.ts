@@ -15,7 +15,8 @@ interface RolloutsOut {
   summary: { episodes: number; rl: RolloutGroupsReport };
 }
 
-const rollouts = (seed: string) =>
+/** `rehearsal --json rl rollouts` of the random policy on FrozenLake `tasks`, groups of `group`. */
+const rollouts = (tasks: string, group: number, extra: string[] = []) =>
   runMain([
     "--json",
     "rl",
@@ -23,24 +24,23 @@ const rollouts = (seed: string) =>
     "--env",
     "frozenlake",
     "--tasks",
-    "4x4,8x8",
+    tasks,
     "--policy",
     "random",
     "--group",
-    "4",
-    "--t-max",
-    "12",
-    "--seed",
-    seed,
+    String(group),
+    ...extra,
     "--store",
     store,
   ]);
+/** Two groups of four, twelve steps at most, seeded. */
+const seededRollouts = (seed: string) => rollouts("4x4,8x8", 4, ["--t-max", "12", "--seed", seed]);
 
 describe("rehearsal rl", () => {
   let runId = "";
 
   it("rl rollouts on FrozenLake stores an rl run of scored groups with rewards and advantages", async () => {
-    const r = await rollouts("11");
+    const r = await seededRollouts("11");
     expect(r.code, r.stderr).toBe(0);
     const out = json<RolloutsOut>(r);
     runId = out.runId;
@@ -63,7 +63,7 @@ describe("rehearsal rl", () => {
     expect(list.runs.map((x) => x.id)).toContain(runId);
 
     // The same seed plays the same groups: the same rewards and advantages.
-    const again = json<RolloutsOut>(await rollouts("11"));
+    const again = json<RolloutsOut>(await seededRollouts("11"));
     const scores = (x: RolloutsOut) =>
       x.summary.rl.groups.map((g) => g.members.map((m) => [m.reward, m.advantage]));
     expect(scores(again)).toEqual(scores(out));
@@ -110,25 +110,7 @@ describe("rehearsal rl", () => {
   });
 
   it("--wm perfect wraps the policy in wm-lookahead: its WM calls are counted per trajectory", async () => {
-    const r = await runMain([
-      "--json",
-      "rl",
-      "rollouts",
-      "--env",
-      "frozenlake",
-      "--tasks",
-      "4x4",
-      "--policy",
-      "random",
-      "--group",
-      "3",
-      "--wm",
-      "perfect",
-      "--wm-cap",
-      "2",
-      "--store",
-      store,
-    ]);
+    const r = await rollouts("4x4", 3, ["--wm", "perfect", "--wm-cap", "2"]);
     expect(r.code, r.stderr).toBe(0);
     const out = json<RolloutsOut & { policy: string }>(r);
     expect(out.policy).toBe("wm-lookahead(random)");

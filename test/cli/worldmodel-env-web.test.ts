@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webStateViewer } from "../../src/envs/web/state-view.ts";
-import { buildWorldbook, importTraces, writeWorldbook } from "../../src/worldmodel/index.ts";
-import { json, runMain, withStore } from "./run-cli.ts";
+import { json, withStore } from "./run-cli.ts";
+import { recordRunWorldbook, runOnWorldbook } from "./worldmodel-helpers.ts";
 
 /**
  * A web worldbook from real Chromium episodes of one short task (heuristic policy), then `run` with the
@@ -19,49 +19,23 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const TASK = "click-button";
 
 beforeAll(async () => {
-  const r = await runMain([
-    "--json",
-    "run",
-    "--env",
-    "web",
-    "--tasks",
-    TASK,
-    "--policy",
-    "heuristic",
-    "-n",
-    "4",
-    "--seed",
-    "2",
-    "--store",
-    realStore,
-  ]);
-  expect(r.code, r.stderr).toBe(0);
-  const runId = json<{ runId: string }>(r).runId;
-  withStore(realStore, (s) => {
-    const { steps } = importTraces(s, [runId], { viewer: webStateViewer });
-    writeWorldbook(book, buildWorldbook(steps, {}, { tasks: s.listTasks(runId) }));
+  await recordRunWorldbook({
+    runArgs: ["--env", "web", "--tasks", TASK, "--policy", "heuristic", "-n", "4", "--seed", "2"],
+    store: realStore,
+    book,
+    viewer: webStateViewer,
   });
 }, 300_000);
 
 describe("--env worldmodel:DIR on a web worldbook", () => {
   it("run with the web heuristic policy plays the simulated pages and records the rules fired", async () => {
-    const r = await runMain([
-      "--json",
-      "run",
-      "--env",
-      `worldmodel:${book}`,
-      "--tasks",
-      TASK,
-      "--policy",
-      "heuristic",
-      "-n",
-      "2",
-      "--seed",
-      "2",
-      "--store",
+    const r = await runOnWorldbook(["run"], {
+      book,
       store,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+      tasks: TASK,
+      policy: "heuristic",
+      extra: ["-n", "2", "--seed", "2"],
+    });
     const out = json<{ runId: string; summary: { episodes: number; successRate: number } }>(r);
     expect(out.summary.episodes).toBe(2);
     withStore(store, (s) => {

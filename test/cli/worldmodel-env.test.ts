@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { frozenLakeStateViewer } from "../../src/envs/frozenlake/state-view.ts";
-import { buildWorldbook, importTraces, writeWorldbook } from "../../src/worldmodel/index.ts";
 import { json, runMain, withStore } from "./run-cli.ts";
+import { recordRunWorldbook, runOnWorldbook } from "./worldmodel-helpers.ts";
 
 /**
  * `--env worldmodel:DIR` on a worldbook built from a real recorded FrozenLake run (slippery): run, search,
@@ -14,57 +14,42 @@ const root = mkdtempSync(join(tmpdir(), "wm-cli-"));
 const realStore = join(root, "real");
 const store = join(root, "sim");
 const book = join(root, "book");
+/** The simulated runs: on the book, with the random policy, into their own store. */
+const sim = { book, store, policy: "random" };
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 beforeAll(async () => {
   const config = join(root, "frozenlake.yaml");
   writeFileSync(config, "env: frozenlake\nenvOptions:\n  slippery: true\n");
-  const r = await runMain([
-    "--json",
-    "run",
-    "--config",
-    config,
-    "--tasks",
-    "4x4,8x8",
-    "--policy",
-    "random",
-    "-n",
-    "30",
-    "--max-steps",
-    "30",
-    "--seed",
-    "1",
-    "--store",
-    realStore,
-  ]);
-  expect(r.code, r.stderr).toBe(0);
-  const runId = json<{ runId: string }>(r).runId;
-  withStore(realStore, (s) => {
-    const { steps } = importTraces(s, [runId], { viewer: frozenLakeStateViewer });
-    const lookups = [{ name: "agent.tile", template: "cell.{agent.row}.{agent.col}" }];
-    writeWorldbook(book, buildWorldbook(steps, { lookups }, { tasks: s.listTasks(runId) }));
-  });
-}, 180_000);
-
-describe("--env worldmodel:DIR", () => {
-  it("run plays the world model and records which book and rules it used", async () => {
-    const r = await runMain([
-      "--json",
-      "run",
-      "--env",
-      `worldmodel:${book}`,
+  await recordRunWorldbook({
+    runArgs: [
+      "--config",
+      config,
       "--tasks",
       "4x4,8x8",
       "--policy",
       "random",
       "-n",
-      "3",
+      "30",
       "--max-steps",
-      "20",
-      "--store",
-      store,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+      "30",
+      "--seed",
+      "1",
+    ],
+    store: realStore,
+    book,
+    viewer: frozenLakeStateViewer,
+    options: { lookups: [{ name: "agent.tile", template: "cell.{agent.row}.{agent.col}" }] },
+  });
+}, 180_000);
+
+describe("--env worldmodel:DIR", () => {
+  it("run plays the world model and records which book and rules it used", async () => {
+    const r = await runOnWorldbook(["run"], {
+      ...sim,
+      tasks: "4x4,8x8",
+      extra: ["-n", "3", "--max-steps", "20"],
+    });
     const out = json<{ runId: string; status: string; summary: { episodes: number } }>(r);
     expect(out.status).toBe("complete");
     expect(out.summary.episodes).toBe(6);
@@ -82,64 +67,23 @@ describe("--env worldmodel:DIR", () => {
   }, 120_000);
 
   it("search runs unchanged on it", async () => {
-    const r = await runMain([
-      "--json",
-      "search",
-      "--env",
-      `worldmodel:${book}`,
-      "--tasks",
-      "4x4",
-      "--policy",
-      "random",
-      "--store",
-      store,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runOnWorldbook(["search"], { ...sim, tasks: "4x4" });
     expect(json<{ status: string }>(r).status).toBe("complete");
   }, 120_000);
 
   it("eval runs unchanged on it", async () => {
-    const r = await runMain([
-      "--json",
-      "eval",
-      "--env",
-      `worldmodel:${book}`,
-      "--tasks",
-      "4x4",
-      "--policy",
-      "random",
-      "--rollouts",
-      "4",
-      "--k",
-      "1,2",
-      "--max-steps",
-      "20",
-      "--store",
-      store,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runOnWorldbook(["eval"], {
+      ...sim,
+      tasks: "4x4",
+      extra: ["--rollouts", "4", "--k", "1,2", "--max-steps", "20"],
+    });
     const out = json<{ rollouts: number; perTask: Array<{ taskId: string; n: number }> }>(r);
     expect(out.rollouts).toBe(4);
     expect(out.perTask).toEqual([expect.objectContaining({ taskId: "4x4", n: 4 })]);
   }, 120_000);
 
   it("rl rollouts groups run unchanged on it", async () => {
-    const r = await runMain([
-      "--json",
-      "rl",
-      "rollouts",
-      "--env",
-      `worldmodel:${book}`,
-      "--tasks",
-      "4x4",
-      "--policy",
-      "random",
-      "--group",
-      "4",
-      "--store",
-      store,
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    const r = await runOnWorldbook(["rl", "rollouts"], { ...sim, tasks: "4x4", extra: ["--group", "4"] });
     expect(json<{ status: string; env: string }>(r)).toMatchObject({ status: "complete", env: "worldmodel" });
   }, 120_000);
 

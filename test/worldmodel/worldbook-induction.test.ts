@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Action, createRandom, type GridDirection, type StateRecord } from "../../src/core/index.ts";
-import { createFrozenLakeEnvironment, type FrozenLakeConfigInput } from "../../src/envs/frozenlake/index.ts";
+import type { FrozenLakeConfigInput } from "../../src/envs/frozenlake/index.ts";
 import { frozenLakeStateViewer } from "../../src/envs/frozenlake/state-view.ts";
 import {
   applyConsequences,
@@ -17,8 +17,8 @@ import {
   worldbookDefaultsFor,
   writeWorldbook,
 } from "../../src/worldmodel/index.ts";
+import { DELTA, DIRS, distribution, pad4, SIDES, singleMapRandomTraces } from "./traces-helpers.ts";
 
-const DIRS: GridDirection[] = ["left", "down", "right", "up"];
 /** A 5x5 map with two holes: a slip into a hole must not count as its own outcome. */
 const HOLES_MAP = ["SFFFF", "FFFHF", "FFFFF", "FHFFF", "FFFFG"];
 
@@ -29,65 +29,17 @@ async function frozenLakeTraces(
   episodes: number,
   id = "m",
 ): Promise<TraceStep[]> {
-  const env = createFrozenLakeEnvironment({
-    ...config,
+  return singleMapRandomTraces({
+    config,
+    rows,
+    episodes,
     horizon: 60,
-    suite: { standard: [], randomMaps: { count: 0 }, maps: [{ id, rows }] },
+    id,
+    random: createRandom("worldbook-induction", JSON.stringify(config), id),
+    viewer: frozenLakeStateViewer,
+    episodeId: (taskId, e) => `${taskId}-${pad4(e)}`,
+    source: "run:test",
   });
-  const task = env.suite.get(id);
-  const random = createRandom("worldbook-induction", JSON.stringify(config), id);
-  const steps: TraceStep[] = [];
-  for (let e = 0; e < episodes; e++) {
-    let observation = await env.reset({ taskId: id, seed: e });
-    for (let step = 0; ; step++) {
-      const action: Action = {
-        type: "move",
-        direction: DIRS[Math.floor(random.next() * 4)] as GridDirection,
-      };
-      const result = await env.step(action);
-      steps.push({
-        episodeId: `${id}-${String(e).padStart(4, "0")}`,
-        taskId: id,
-        family: "frozenlake",
-        seed: e,
-        step,
-        observation,
-        action,
-        nextObservation: result.observation,
-        reward: result.reward,
-        terminated: result.terminated,
-        truncated: result.truncated,
-        state: frozenLakeStateViewer.view(observation, task),
-        nextState: frozenLakeStateViewer.view(result.observation, task),
-        source: "run:test",
-      });
-      observation = result.observation;
-      if (result.terminated || result.truncated) break;
-    }
-  }
-  return steps;
-}
-
-const DELTA: Record<GridDirection, string> = {
-  left: "agent.col-1",
-  right: "agent.col+1",
-  up: "agent.row-1",
-  down: "agent.row+1",
-};
-const SIDES: Record<GridDirection, [GridDirection, GridDirection]> = {
-  left: ["down", "up"],
-  down: ["right", "left"],
-  right: ["up", "down"],
-  up: ["left", "right"],
-};
-
-function distribution(rule: Rule): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const o of rule.outcomes) {
-    const key = o.effects.map((e) => `${e.path}${e.op === "increment" ? "+" : "-"}${e.value}`).join(",");
-    out[key] = o.probability;
-  }
-  return out;
 }
 
 function moveRules(rules: Rule[], direction: GridDirection): Rule[] {

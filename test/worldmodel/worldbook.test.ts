@@ -3,13 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  type Action,
   createRandom,
   type GridDirection,
   type Observation,
   type StateRecord,
 } from "../../src/core/index.ts";
-import { createFrozenLakeEnvironment, type FrozenLakeConfigInput } from "../../src/envs/frozenlake/index.ts";
+import type { FrozenLakeConfigInput } from "../../src/envs/frozenlake/index.ts";
 import {
   buildWorldbook,
   type Rule,
@@ -18,8 +17,8 @@ import {
   WORLDBOOK_INVALID,
   writeWorldbook,
 } from "../../src/worldmodel/index.ts";
+import { DELTA, DIRS, distribution, pad4, SIDES, singleMapRandomTraces } from "./traces-helpers.ts";
 
-const DIRS: GridDirection[] = ["left", "down", "right", "up"];
 const OPEN_MAP = ["SFFFF", "FFFFF", "FFFFF", "FFFFF", "FFFFG"];
 
 /** A local view: the agent's cell and the map's tiles, read from the observation's grid text. */
@@ -40,67 +39,17 @@ function view(observation: Observation, rows: ReadonlyArray<string>): StateRecor
 
 /** Traces of a uniformly random policy on one custom map (seeded). */
 async function traces(config: FrozenLakeConfigInput, rows: string[], episodes: number): Promise<TraceStep[]> {
-  const env = createFrozenLakeEnvironment({
-    ...config,
+  return singleMapRandomTraces({
+    config,
+    rows,
+    episodes,
     horizon: 60,
-    suite: { standard: [], randomMaps: { count: 0 }, maps: [{ id: "m", rows }] },
+    random: createRandom("worldbook-test", JSON.stringify(config)),
+    viewer: { view: (observation) => view(observation, rows) },
+    episodeId: (_taskId, e) => `ep-${pad4(e)}`,
+    source: "run:test",
   });
-  const random = createRandom("worldbook-test", JSON.stringify(config));
-  const steps: TraceStep[] = [];
-  for (let e = 0; e < episodes; e++) {
-    let observation = await env.reset({ taskId: "m", seed: e });
-    for (let step = 0; ; step++) {
-      const action: Action = {
-        type: "move",
-        direction: DIRS[Math.floor(random.next() * 4)] as GridDirection,
-      };
-      const result = await env.step(action);
-      steps.push({
-        episodeId: `ep-${String(e).padStart(4, "0")}`,
-        taskId: "m",
-        family: "frozenlake",
-        seed: e,
-        step,
-        observation,
-        action,
-        nextObservation: result.observation,
-        reward: result.reward,
-        terminated: result.terminated,
-        truncated: result.truncated,
-        state: view(observation, rows),
-        nextState: view(result.observation, rows),
-        source: "run:test",
-      });
-      observation = result.observation;
-      if (result.terminated || result.truncated) break;
-    }
-  }
-  return steps;
 }
-
-/** The rule's outcome probabilities keyed by the (relative) effect: `agent.row+1` etc. */
-function distribution(rule: Rule): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const o of rule.outcomes) {
-    const key = o.effects.map((e) => `${e.path}${e.op === "increment" ? "+" : "-"}${e.value}`).join(",");
-    out[key] = o.probability;
-  }
-  return out;
-}
-
-const DELTA: Record<GridDirection, string> = {
-  left: "agent.col-1",
-  right: "agent.col+1",
-  up: "agent.row-1",
-  down: "agent.row+1",
-};
-/** Perpendicular left/right as seen facing each direction (Gymnasium's order: left, down, right, up). */
-const SIDES: Record<GridDirection, [GridDirection, GridDirection]> = {
-  left: ["down", "up"],
-  down: ["right", "left"],
-  right: ["up", "down"],
-  up: ["left", "right"],
-};
 
 function ruleFor(rules: Rule[], direction: GridDirection): Rule {
   const rule = rules.find((r) => r.action.type === "move" && r.action.direction === direction);

@@ -86,7 +86,8 @@ async function runSetting(
   if (!viewer)
     throw new UserError("experiment.no_viewer", `world-model experiment: no state viewer for ${rec.family}`);
   const split = splitTraces(rec.steps, { seed: `${options.seed}|${rec.name}` });
-  const book = buildWorldbook(split.steps.build, worldbookDefaultsFor([rec.family]), {
+  const buildOptions = worldbookDefaultsFor([rec.family]);
+  const book = buildWorldbook(split.steps.build, buildOptions, {
     tasks: rec.tasks,
     split: split.manifest,
   });
@@ -98,7 +99,11 @@ async function runSetting(
     viewer,
     tasks: rec.tasks,
     ...(setting.slip ? { trueDistribution: frozenLakeTrueDistribution(rec.envOptions) } : {}),
-    learningCurve: { buildSteps: split.steps.build, seed: `${options.seed}|${rec.name}` },
+    learningCurve: {
+      buildSteps: split.steps.build,
+      seed: `${options.seed}|${rec.name}`,
+      build: buildOptions,
+    },
   });
   const svg = learningCurveSvg(evaluation.learningCurve as NonNullable<FamilyEvalReport["learningCurve"]>);
   writeFileSync(join(options.out, `learning-curve-${rec.name}.svg`), svg);

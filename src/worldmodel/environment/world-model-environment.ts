@@ -5,6 +5,7 @@ import {
   type EnvironmentSnapshot,
   type Observation,
   type ResetOptions,
+  type StateRecord,
   type StateViewer,
   type StepResult,
   stateDigest,
@@ -67,12 +68,43 @@ function unknownMessage(trace: SimulationTrace): string {
   return `The world model does not know what this action does here (nothing passed the gates${reasons.length > 0 ? `: ${reasons.join("; ")}` : ""}); the state is unchanged.`;
 }
 
+/** Whether two states hold the same paths with the same values (lists compared item by item). */
+function sameRecord(a: StateRecord, b: StateRecord): boolean {
+  let n = 0;
+  for (const path in a) {
+    n++;
+    const x = a[path];
+    const y = b[path];
+    if (x === y) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  }
+  let m = 0;
+  for (const _ in b) m++;
+  return n === m;
+}
+
+/** The observation the contract rendered for a state equal to `state`, if any (the workspace returns a copy). */
+function renderedFor(
+  rendered: ReadonlyMap<StateRecord, Observation>,
+  state: StateRecord,
+): Observation | undefined {
+  const same = rendered.get(state);
+  if (same) return same;
+  for (const [s, o] of rendered) if (sameRecord(s, state)) return o;
+  return undefined;
+}
+
 class WorldModel implements WorldModelEnvironment {
   readonly capabilities: Capabilities = { snapshot: true, replay: true, deterministic: true };
   readonly family: string;
   readonly suite: TaskSuite;
   private readonly viewer: StateViewer;
   private readonly slot: EpisodeSlot<WorldModelEpisode>;
+  /** Observations the observation contract rendered during the current step, by proposed state. */
+  private readonly rendered = new Map<StateRecord, Observation>();
+  /** The episode whose step is being simulated (the observation contract renders from it). */
+  private stepping: WorldModelEpisode | undefined;
 
   constructor(
     private readonly book: Worldbook,
@@ -124,8 +156,25 @@ class WorldModel implements WorldModelEnvironment {
     return jsonCopy(ep.observation);
   }
 
+  /**
+   * Why the current episode could not show `state` (its viewer's error), or undefined when it can; the
+   * observation rendered is kept for the step that commits this very state.
+   */
+  unrenderable(state: StateRecord): string | undefined {
+    const ep = this.stepping;
+    if (!ep) return undefined;
+    try {
+      this.rendered.set(state, this.viewer.render(state, ep.observation, ep.task));
+      return undefined;
+    } catch (error) {
+      if (error instanceof UserError) return error.message;
+      throw error;
+    }
+  }
+
   async step(action: Action): Promise<StepResult> {
     const ep = this.slot.require("step");
+    this.rendered.clear();
     if (ep.terminated || ep.truncated)
       return endedStep(this.observe(ep, episodeEndedError("world-model")), ep);
     ep.steps++;
@@ -142,13 +191,18 @@ class WorldModel implements WorldModelEnvironment {
         info: {},
       };
     }
-    const sim = await ep.workspace.step(action, ep.random.next());
+    this.stepping = ep;
+    const sim = await ep.workspace.step(action, ep.random.next()).finally(() => {
+      this.stepping = undefined;
+    });
     if (sim.trace.unknown) {
       ep.lastError = { code: "worldmodel_unknown", message: unknownMessage(sim.trace) };
       ep.unknownSteps++;
     } else {
       ep.lastError = undefined;
-      ep.observation = this.viewer.render(sim.state, ep.observation, ep.task);
+      ep.observation =
+        renderedFor(this.rendered, sim.state) ?? this.viewer.render(sim.state, ep.observation, ep.task);
+      this.rendered.clear();
     }
     const reward = sim.trace.unknown ? 0 : sim.reward;
     ep.rewardSum += reward;
@@ -254,6 +308,13 @@ export async function createWorldModelEnvironment(
       "worldbook.changed",
       `the worldbook ${identity.dir || "(in memory)"} has manifest hash ${identity.hash}, but ${input.expectedHash} was expected (the book was rebuilt since the run began); start a new run or restore that book`,
     );
-  const simulator = createSimulator(book, input.options ?? {}, input.llm ? { llm: input.llm } : {});
-  return new WorldModel(book, identity, simulator);
+  let model: WorldModel | undefined;
+  // The observation contract: a proposal the family's viewer cannot render is rejected by the gate.
+  const observable = (state: StateRecord) => model?.unrenderable(state);
+  const simulator = createSimulator(book, input.options ?? {}, {
+    ...(input.llm ? { llm: input.llm } : {}),
+    observable,
+  });
+  model = new WorldModel(book, identity, simulator);
+  return model;
 }

@@ -7,6 +7,7 @@ import { actionKey } from "../worldbook/evidence.ts";
 import type { Worldbook } from "../worldbook/schema.ts";
 import { type HeldoutTransition, heldoutTransition, taskIndex } from "./heldout.ts";
 import { predictOutcomes } from "./prediction.ts";
+import { renderContract } from "./render-contract.ts";
 import type { FidelityReport, RejectionCounts, SystemFidelity, TvGroups } from "./report.ts";
 import { changedFieldAccuracy, fieldAccuracy, stateKey, statesEqual } from "./state-metrics.ts";
 import { textSimilarity } from "./text-similarity.ts";
@@ -197,11 +198,13 @@ export async function evaluateFidelity(
   const groups = groupTransitions(transitions);
   const systems: SystemFidelity[] = [];
   for (const system of options.systems ?? ALL_SYSTEMS) {
-    const simulator = createSimulator(book, { ...options.simulator, system }, options.deps);
+    const contract = renderContract(options.viewer, options.deps);
+    const simulator = createSimulator(book, { ...options.simulator, system }, contract.deps);
     const scores: TransitionScore[] = [];
     const predicted = new Map<TransitionGroup, Map<string, number>>();
     for (const g of groups) {
       const first = g.transitions[0] as HeldoutTransition;
+      contract.at(first.step.observation, first.task);
       const prediction = await predictOutcomes(simulator, first.before, first.step.action, first.step.taskId);
       predicted.set(g, distributionOf(prediction.outcomes));
       for (const t of g.transitions) scores.push(scoreTransition(t, prediction.argmax.step, options.viewer));

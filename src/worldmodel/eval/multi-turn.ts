@@ -5,6 +5,7 @@ import type { TraceStep } from "../trace.ts";
 import type { Worldbook } from "../worldbook/schema.ts";
 import { episodesOf, heldoutTransition, taskIndex } from "./heldout.ts";
 import { predictOutcomes } from "./prediction.ts";
+import { renderContract } from "./render-contract.ts";
 import type { MultiTurnReport } from "./report.ts";
 import { statesEqual } from "./state-metrics.ts";
 
@@ -65,7 +66,13 @@ export async function evaluateMultiTurn(
   options: MultiTurnOptions,
 ): Promise<MultiTurnReport> {
   const tasks = taskIndex(book, options.tasks);
-  const simulator = createSimulator(book, { ...options.simulator, system: options.system }, options.deps);
+  const viewer = options.viewer;
+  const contract = viewer ? renderContract(viewer, options.deps) : undefined;
+  const simulator = createSimulator(
+    book,
+    { ...options.simulator, system: options.system },
+    contract?.deps ?? options.deps,
+  );
   const episodes = episodesOf(heldoutEpisodes);
   const divergences: Array<number | undefined> = [];
   for (const steps of episodes) {
@@ -73,6 +80,7 @@ export async function evaluateMultiTurn(
     let state = real[0]?.before ?? {};
     let divergence: number | undefined;
     for (const [k, t] of real.entries()) {
+      contract?.at(t.step.observation, t.task);
       const prediction = await predictOutcomes(simulator, state, t.step.action, t.step.taskId);
       state = prediction.argmax.state;
       if (!statesEqual(state, t.after)) {

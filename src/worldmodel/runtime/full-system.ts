@@ -13,7 +13,10 @@ function applicabilityRejections(candidates: ReadonlyArray<Candidate>): Rejectio
     .map((c) => ({ stage: "applicability" as const, basis: c.rule.id, reason: `${c.verdict}: ${c.reason}` }));
 }
 
-/** What a step does once no proposal passed: the retrieval fallback (when evidence is used) or abstain. */
+/**
+ * What a step does once no proposal passed: the retrieval fallback (when evidence is used), its
+ * precedent's effects lifted to this action and state, or abstain.
+ */
 export function fallback(
   inputs: StepInputs,
   base: SimulationTrace,
@@ -21,7 +24,7 @@ export function fallback(
   probability: number,
 ): Outcome {
   if (inputs.options.onReject === "retrieval" && inputs.options.useEvidence)
-    return retrievalThroughGate(inputs, base, rejected, probability, 1);
+    return retrievalThroughGate(inputs, base, rejected, probability, 1, true);
   return abstain(inputs.state, base, rejected, probability);
 }
 

@@ -1,4 +1,4 @@
-import { type Action, UserError } from "../../core/index.ts";
+import { type Action, type StateRecord, UserError } from "../../core/index.ts";
 import type { ChatClient } from "../../llm/index.ts";
 import type { ActionArgs } from "../worldbook/conditions.ts";
 import type { Worldbook } from "../worldbook/schema.ts";
@@ -19,6 +19,12 @@ import { indexValidation } from "./validation.ts";
 export interface SimulatorDeps {
   /** The chat client the LLM proposer talks to (required for `proposer: "llm"`). */
   llm?: ChatClient;
+  /**
+   * The observation contract: why the family could not show `state` as an observation (its state
+   * viewer cannot render it, e.g. an impossible chess position), or undefined when it can. The
+   * validation gate rejects such a proposal; the world-model environment passes its viewer's render.
+   */
+  observable?: (state: StateRecord, taskId: string) => string | undefined;
 }
 
 function parseOptions(input: SimulatorOptionsInput): SimulatorOptions {
@@ -62,6 +68,7 @@ export function createSimulator(
       args: action as unknown as ActionArgs,
       context,
       memory: context.memory ?? [],
+      ...(deps.observable ? { observable: deps.observable } : {}),
     };
     switch (options.system) {
       case "copy":

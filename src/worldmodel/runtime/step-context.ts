@@ -17,6 +17,8 @@ export interface StepInputs {
   args: ActionArgs;
   context: StepContext;
   memory: ReadonlyArray<MemoryEntry>;
+  /** The observation contract (`SimulatorDeps.observable`), when the caller gave one. */
+  observable?: (state: StateRecord, taskId: string) => string | undefined;
 }
 
 /** Every rule matching the action, most specific first, with the applicability gate's verdict. */

@@ -1,6 +1,7 @@
 import { applyConsequences } from "../worldbook/consequences.ts";
 import { applyEffects } from "../worldbook/evidence.ts";
 import type { Rule } from "../worldbook/schema.ts";
+import { adaptPrecedentEffects } from "./adapt-precedent.ts";
 import type { Proposal, Rejection, SimulationTrace } from "./contract.ts";
 import { abstain, emptyTrace, type Outcome } from "./outcomes.ts";
 import { precedentsFor, proposeFromPrecedent, proposeFromRule } from "./proposers.ts";
@@ -84,8 +85,11 @@ export function validated(
     taskId: inputs.context.taskId,
     ...(rule ? { rule: { rule, threshold: inputs.options.confidenceThreshold } } : {}),
   });
-  if (!v.ok)
-    return { stage: "validation", ...(proposal.basis ? { basis: proposal.basis } : {}), reason: v.reason };
+  const basis = proposal.basis ? { basis: proposal.basis } : {};
+  if (!v.ok) return { stage: "validation", ...basis, reason: v.reason };
+  const unobservable = inputs.observable?.(v.state, inputs.context.taskId);
+  if (unobservable !== undefined)
+    return { stage: "validation", ...basis, reason: `the observation contract fails: ${unobservable}` };
   const trace: SimulationTrace = {
     ...base,
     fired: proposal.basis ? [proposal.basis] : [],
@@ -108,7 +112,9 @@ export function isOutcome(x: Outcome | Rejection): x is Outcome {
 
 /**
  * Precedents through the validation gate, nearest first: the first that passes is committed; with
- * `tries` > 1 the next ones are tried after a rejection; then abstain.
+ * `tries` > 1 the next ones are tried after a rejection; then abstain. `adapt` (the full system's
+ * fallback) lifts each precedent's effects to this action and state first (`adaptPrecedentEffects`);
+ * the gates system copies them as they are.
  */
 export function retrievalThroughGate(
   inputs: StepInputs,
@@ -116,13 +122,16 @@ export function retrievalThroughGate(
   rejected: ReadonlyArray<Rejection>,
   probability: number,
   tries: number,
+  adapt = false,
 ): Outcome {
   const seen = [...rejected];
   const precedents = precedentsFor(inputs).slice(0, tries);
   if (precedents.length === 0)
     seen.push({ stage: "proposal", reason: "no transition with this action to retrieve" });
   for (const precedent of precedents) {
-    const r = validated(inputs, base, proposeFromPrecedent(precedent), seen, probability);
+    const proposal = proposeFromPrecedent(precedent);
+    if (adapt) proposal.effects = adaptPrecedentEffects(precedent, inputs.index, inputs.state, inputs.args);
+    const r = validated(inputs, base, proposal, seen, probability);
     if (isOutcome(r)) return r;
     seen.push(r);
   }

@@ -52,8 +52,11 @@ function liftedRules(
       const exactStochastic = exactRules.some((r) => r.stochastic);
       if (liftedCounter > exactCounter) continue;
       if (!exactStochastic && result.rules.some((r) => r.stochastic)) continue;
-      for (const r of result.rules) ctx.taken.add(r.id);
-      out.push(...result.rules);
+      // A lifted rule whose every transition was withheld (its outcomes cannot be told apart) explains
+      // nothing it could count: it is left out rather than listed with support 0.
+      const counted = result.rules.filter((r) => r.support > 0);
+      for (const r of counted) ctx.taken.add(r.id);
+      out.push(...counted);
     }
   }
   return out;

@@ -1,11 +1,4 @@
-import {
-  type Action,
-  createRandom,
-  type Environment,
-  type GridDirection,
-  type Observation,
-  type Task,
-} from "../../../src/core/index.ts";
+import { type Action, createRandom, type Environment, type Observation } from "../../../src/core/index.ts";
 import {
   createFrozenLakeEnvironment,
   type FrozenLakeConfigInput,
@@ -17,8 +10,7 @@ import {
   type Worldbook,
   type WorldbookOptionsInput,
 } from "../../../src/worldmodel/index.ts";
-
-const DIRS: GridDirection[] = ["left", "down", "right", "up"];
+import { pad4, randomMove, recordTraceSteps } from "../traces-helpers.ts";
 
 /** The FrozenLake family hint: the tile under the agent decides reward and termination. */
 export const FROZENLAKE_LOOKUPS: WorldbookOptionsInput = {
@@ -38,43 +30,18 @@ export async function recordTraces(env: Environment, options: RecordOptions): Pr
   const viewer = stateViewerFor(env.family);
   if (!viewer) throw new Error(`no state viewer for ${env.family}`);
   const random = createRandom("worldmodel-env-fixture", env.family, options.taskIds.join(","));
-  const choose =
-    options.choose ??
-    ((_o: Observation, _i: number, next: () => number): Action => ({
-      type: "move",
-      direction: DIRS[Math.floor(next() * 4)] as GridDirection,
-    }));
-  const steps: TraceStep[] = [];
-  for (const taskId of options.taskIds) {
-    const task: Task = env.suite.get(taskId);
-    for (let e = 0; e < options.episodes; e++) {
-      const episodeId = `${taskId}-ep-${String(e).padStart(4, "0")}`;
-      let observation = await env.reset({ taskId, seed: e, maxSteps: options.maxSteps });
-      for (let step = 0; ; step++) {
-        const action = choose(observation, step, () => random.next());
-        const result = await env.step(action);
-        steps.push({
-          episodeId,
-          taskId,
-          family: env.family,
-          seed: e,
-          step,
-          observation,
-          action,
-          nextObservation: result.observation,
-          reward: result.reward,
-          terminated: result.terminated,
-          truncated: result.truncated,
-          state: viewer.view(observation, task),
-          nextState: viewer.view(result.observation, task),
-          source: "run:fixture",
-        });
-        observation = result.observation;
-        if (result.terminated || result.truncated) break;
-      }
-    }
-  }
-  return steps;
+  const next = () => random.next();
+  const move = randomMove(random);
+  const choose = options.choose;
+  return recordTraceSteps(env, {
+    viewer,
+    taskIds: options.taskIds,
+    episodes: options.episodes,
+    maxSteps: options.maxSteps,
+    choose: choose ? (observation, step) => choose(observation, step, next) : move,
+    episodeId: (taskId, e) => `${taskId}-ep-${pad4(e)}`,
+    source: "run:fixture",
+  });
 }
 
 /** A worldbook built from real FrozenLake traces (slippery by default) of the given tasks. */

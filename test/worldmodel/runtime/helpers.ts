@@ -1,20 +1,21 @@
-import { type Action, createRandom, type GridDirection, type StateRecord } from "../../../src/core/index.ts";
-import {
-  createFrozenLakeEnvironment,
-  type FrozenLakeConfigInput,
-} from "../../../src/envs/frozenlake/index.ts";
+import { type Action, createRandom, type StateRecord } from "../../../src/core/index.ts";
+import type { FrozenLakeConfigInput } from "../../../src/envs/frozenlake/index.ts";
 import { stateViewerFor } from "../../../src/envs/state-viewers.ts";
 import {
+  actionKey,
   buildWorldbook,
+  type Evidence,
   type Rule,
+  type Start,
   type TraceStep,
   WORLDBOOK_VERSION,
   type Worldbook,
   WorldbookOptionsSchema,
   worldbookDefaultsFor,
 } from "../../../src/worldmodel/index.ts";
+import { pad4, singleMapRandomTraces } from "../traces-helpers.ts";
 
-export const DIRS: GridDirection[] = ["left", "down", "right", "up"];
+export { DIRS } from "../traces-helpers.ts";
 export const OPEN_MAP = ["SFFFF", "FFFFF", "FFFFF", "FFFFF", "FFFFG"];
 
 /** Traces of a uniformly random policy on one custom FrozenLake map, viewed by the real state viewer. */
@@ -24,45 +25,18 @@ export async function frozenLakeTraces(
   episodes: number,
   seed = "runtime-test",
 ): Promise<TraceStep[]> {
-  const env = createFrozenLakeEnvironment({
-    ...config,
-    horizon: 40,
-    suite: { standard: [], randomMaps: { count: 0 }, maps: [{ id: "m", rows }] },
-  });
   const viewer = stateViewerFor("frozenlake");
   if (!viewer) throw new Error("no frozenlake viewer");
-  const task = env.suite.get("m");
-  const random = createRandom(seed, JSON.stringify(config));
-  const steps: TraceStep[] = [];
-  for (let e = 0; e < episodes; e++) {
-    let observation = await env.reset({ taskId: "m", seed: e });
-    for (let step = 0; ; step++) {
-      const action: Action = {
-        type: "move",
-        direction: DIRS[Math.floor(random.next() * 4)] as GridDirection,
-      };
-      const result = await env.step(action);
-      steps.push({
-        episodeId: `ep-${String(e).padStart(4, "0")}`,
-        taskId: "m",
-        family: "frozenlake",
-        seed: e,
-        step,
-        observation,
-        action,
-        nextObservation: result.observation,
-        reward: result.reward,
-        terminated: result.terminated,
-        truncated: result.truncated,
-        state: viewer.view(observation, task),
-        nextState: viewer.view(result.observation, task),
-        source: "run:runtime-test",
-      });
-      observation = result.observation;
-      if (result.terminated || result.truncated) break;
-    }
-  }
-  return steps;
+  return singleMapRandomTraces({
+    config,
+    rows,
+    episodes,
+    horizon: 40,
+    random: createRandom(seed, JSON.stringify(config)),
+    viewer,
+    episodeId: (_taskId, e) => `ep-${pad4(e)}`,
+    source: "run:runtime-test",
+  });
 }
 
 export async function frozenLakeBook(
@@ -126,3 +100,27 @@ export function handBook(rules: Rule[], extra: Partial<Worldbook> = {}): Worldbo
 }
 
 export const HAND_STATE: StateRecord = { "box.checked": false, count: 1, title: "T", mode: "a" };
+
+/** A hand-made piece of evidence of task `t`: `id` is `EPISODE#STEP`, unattributed (a counterexample). */
+export function handEvidence(
+  id: string,
+  step: number,
+  action: Action,
+  facts: Evidence["facts"],
+  effects: Evidence["effects"],
+): Evidence {
+  return {
+    id,
+    provenance: { source: "hand", episodeId: id.split("#")[0] as string, taskId: "t", step },
+    action: actionKey(action),
+    facts,
+    effects,
+    outcome: { reward: 0, terminated: false, truncated: false },
+    attribution: { status: "counterexample", rule: "" },
+  };
+}
+
+/** A recorded start of task `t`: episode `episodeId` began in `state`. */
+export function handStart(episodeId: string, state: StateRecord): Start {
+  return { taskId: "t", episodeId, observation: { text: "" } as Start["observation"], state };
+}

@@ -1,41 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Action, StateRecord } from "../../../src/core/index.ts";
-import {
-  actionKey,
-  createSimulator,
-  createWorkspace,
-  type Evidence,
-  type Start,
-} from "../../../src/worldmodel/index.ts";
-import { HAND_STATE, handBook, rule } from "./helpers.ts";
+import { actionKey, createSimulator, createWorkspace } from "../../../src/worldmodel/index.ts";
+import { HAND_STATE, handBook, handEvidence, handStart, rule } from "./helpers.ts";
 
 const ctx = { taskId: "t" };
 
-function evidence(
-  id: string,
-  step: number,
-  action: Action,
-  facts: Evidence["facts"],
-  effects: Evidence["effects"],
-): Evidence {
-  return {
-    id,
-    provenance: { source: "hand", episodeId: id.split("#")[0] as string, taskId: "t", step },
-    action: actionKey(action),
-    facts,
-    effects,
-    outcome: { reward: 0, terminated: false, truncated: false },
-    attribution: { status: "counterexample", rule: "" },
-  };
-}
-
 const clickE1: Action = { type: "click", elementId: "e1" };
-const start = (episodeId: string, state: StateRecord): Start => ({
-  taskId: "t",
-  episodeId,
-  observation: { text: "" } as Start["observation"],
-  state,
-});
 
 describe("retrieval proposer", () => {
   const base: StateRecord = { "el.e1.checked": false, "el.e2.checked": false, count: 1 };
@@ -50,16 +20,16 @@ describe("retrieval proposer", () => {
     },
     invariants: { constantWithinEpisode: [], ranges: [{ path: "count", min: 0, max: 5 }], values: [] },
     // Episode a: click e1 when count is 1 checks it; episode b: from count 3, the same click also counts.
-    starts: [start("a", base), start("b", { ...base, count: 3 })],
+    starts: [handStart("a", base), handStart("b", { ...base, count: 3 })],
     evidence: [
-      evidence(
+      handEvidence(
         "a#0",
         0,
         clickE1,
         [{ path: "el.e1.checked", before: false, after: true }],
         [{ op: "set", path: "el.e1.checked", value: true }],
       ),
-      evidence(
+      handEvidence(
         "b#0",
         0,
         clickE1,

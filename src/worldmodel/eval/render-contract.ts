@@ -1,0 +1,38 @@
+import {
+  type Observation,
+  type StateRecord,
+  type StateViewer,
+  type Task,
+  UserError,
+} from "../../core/index.ts";
+import type { SimulatorDeps } from "../runtime/index.ts";
+
+/**
+ * The observation contract the world-model environment enforces, for the evaluation's simulators: a
+ * proposal the family's viewer cannot render (an impossible chess position) is rejected by the
+ * validation gate. `at` names the observation and task the next predictions render from.
+ */
+export function renderContract(
+  viewer: StateViewer,
+  deps: SimulatorDeps = {},
+): { deps: SimulatorDeps; at(previous: Observation, task: Task | undefined): void } {
+  let previous: Observation | undefined;
+  let task: Task | undefined;
+  const observable = (state: StateRecord): string | undefined => {
+    if (!previous) return undefined;
+    try {
+      viewer.render(state, previous, task);
+      return undefined;
+    } catch (error) {
+      if (error instanceof UserError) return error.message;
+      throw error;
+    }
+  };
+  return {
+    deps: { ...deps, observable },
+    at(o, t) {
+      previous = o;
+      task = t;
+    },
+  };
+}
