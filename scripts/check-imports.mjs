@@ -25,6 +25,7 @@ const RUNNER_IMPORTS = [
   "export",
   "knowledge",
   "worldmodel",
+  "rl",
 ];
 
 /** folder → folders it may import (besides itself). */

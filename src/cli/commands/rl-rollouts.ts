@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
-import type { RolloutGroupOptions, RolloutGroupsReport, rolloutMetrics } from "../../rl/index.ts";
-import type { RunnerDeps } from "../../runner/run-session.ts";
+import type { RolloutGroupOptions } from "../../rl/index.ts";
+import type { WmSpec } from "../../runner/execute-rl-rollouts.ts";
 import { type CliContext, withRunner } from "../context.ts";
 import { floatOption, positiveIntOption } from "../options.ts";
-import { formatPercent, type Output } from "../output.ts";
 import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
+import { printGroups } from "./rl-summary.ts";
 import { printInfraFailures } from "./run-summary.ts";
 
 interface RolloutFlags extends ConfigFlags {
@@ -20,15 +20,6 @@ interface RolloutFlags extends ConfigFlags {
   wm?: string;
   wmCandidates?: number;
   wmCap?: number;
-}
-
-type RlMetrics = ReturnType<typeof rolloutMetrics>;
-
-/** `--wm perfect`: the base policy wrapped by `wm-lookahead` over the environment's snapshots. */
-interface WmSpec {
-  model: "perfect";
-  candidates: number;
-  cap: number;
 }
 
 async function wmSpec(flags: RolloutFlags): Promise<WmSpec | undefined> {
@@ -66,78 +57,6 @@ async function groupOptions(flags: RolloutFlags): Promise<RolloutGroupOptions> {
   );
 }
 
-/** Plays the groups as one run of kind "rl", scores them and stores the scores as the run summary's `rl`. */
-async function executeRollouts(
-  deps: RunnerDeps,
-  config: Awaited<ReturnType<typeof configFromFlags>>,
-  options: RolloutGroupOptions,
-  wm: WmSpec | undefined,
-) {
-  const { withRunSession } = await import("../../runner/run-session.ts");
-  const { episodeDeps } = await import("../../runner/episode-deps.ts");
-  const { allInfraFailedError, episodeInfraFailures } = await import("../../runner/infra-failures.ts");
-  const { summarizeEpisodes } = await import("../../rollout/index.ts");
-  const { playRolloutGroups, rolloutMetrics, scoreRolloutGroups, snapshotWorldModel, wmLookaheadPolicy } =
-    await import("../../rl/index.ts");
-  return withRunSession(deps, { config }, async (session) => {
-    const base = await session.policy();
-    const policy = wm ? wmLookaheadPolicy(base, snapshotWorldModel(session.env), wm) : base;
-    const runId = session.createRun("rl");
-    const results = await playRolloutGroups(episodeDeps(session, policy), {
-      runId,
-      tasks: session.tasks,
-      seed: config.seed,
-      temperature: config.temperature,
-      options,
-    });
-    const report = scoreRolloutGroups(session.store.iterateTrajectories(runId), options);
-    const infraFailures = episodeInfraFailures(results);
-    const summary = {
-      ...summarizeEpisodes(results),
-      infraFailures,
-      policy: policy.name,
-      ...(wm ? { wm } : {}),
-      rl: report,
-      metrics: rolloutMetrics(report),
-    };
-    const interrupted = results.length < session.tasks.length * options.group;
-    if (!interrupted && summary.complete === 0 && infraFailures.count > 0)
-      session.failRun(runId, summary, allInfraFailedError("rollouts", runId, infraFailures));
-    const status = session.finishRun(runId, summary, interrupted);
-    return { runId, status, summary };
-  });
-}
-
-function printGroups(o: Output, runId: string, report: RolloutGroupsReport, metrics: RlMetrics): void {
-  const row = (group: string, task: string, m: RlMetrics["all"]) => [
-    group,
-    task,
-    m.trajectories,
-    formatPercent(m.successRate),
-    m.meanReward.toFixed(3),
-    `${m.meanParts.success.toFixed(2)} / ${m.meanParts.length.toFixed(2)} / ${m.meanParts.wm.toFixed(2)}`,
-    m.meanLength.toFixed(2),
-    m.wmCallsPerTrajectory.toFixed(2),
-  ];
-  o.table(
-    [
-      "group",
-      "task",
-      "members",
-      "success",
-      "mean R",
-      "R_success / R_L / R_WM",
-      "mean length",
-      "WM calls/traj",
-    ],
-    [...metrics.perGroup.map((g) => row(g.groupId, g.taskId, g)), row("all", "-", metrics.all)],
-  );
-  for (const d of report.dropped) o.line(`dropped group ${d.groupId}: ${d.reason}`);
-  o.line(
-    `${report.groups.length} group${report.groups.length === 1 ? "" : "s"} scored, ${report.dropped.length} dropped; rewards and advantages are in 'rehearsal runs show ${runId} --json' (summary.rl) and 'rehearsal rl export --run ${runId}'`,
-  );
-}
-
 /** The weights of R = α·R_success + β·R_L + γ·R_WM, one flag each (a weight of 0 logs its part only). */
 const REWARD_WEIGHT_FLAGS = [
   ["--alpha <w>", "weight of R_success (default 1.0)"],
@@ -172,8 +91,9 @@ export function registerRlRollouts(rl: Command, ctx: CliContext): void {
         { episodes: options.group, maxSteps: options.tMax, temperature: flags.temperature },
         { policyByEnv: true },
       );
+      const { executeRlRollouts } = await import("../../runner/execute-rl-rollouts.ts");
       const run = await withRunner(ctx, config.store, config.seed, (deps) =>
-        executeRollouts(deps, config, options, wm),
+        executeRlRollouts(deps, config, options, wm),
       );
       o.result({
         runId: run.runId,
