@@ -5,3 +5,4 @@ export * from "./rewards/index.ts";
 export * from "./rollout-groups.ts";
 export * from "./wm-lookahead.ts";
 export * from "./world-model.ts";
+export * from "./worldbook-model.ts";

@@ -63,7 +63,7 @@ export function wmLookaheadPolicy(base: Policy, wm: WorldModel, options: WmLooka
       const lines: string[] = [];
       let best: { c: Candidate & { action: Action }; s: number } | undefined;
       for (const c of distinct.slice(0, options.cap)) {
-        const p = await wm.predict(c.action);
+        const p = await wm.predict(c.action, { task: context.task, observation: context.observation });
         lines.push(wmCallText(c.action, p));
         const s = score(p);
         if (!best || s > best.s) best = { c, s };

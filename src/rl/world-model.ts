@@ -1,4 +1,4 @@
-import type { Action, Environment, Observation } from "../core/index.ts";
+import type { Action, Environment, Observation, Task } from "../core/index.ts";
 import { UserError } from "../core/index.ts";
 
 /** What a world model predicts for one action from the current committed state. */
@@ -11,13 +11,20 @@ export interface WmPrediction {
   success: boolean;
 }
 
+/** Where the policy stands when it asks: the task and the current (committed) observation. */
+export interface WmContext {
+  task: Task;
+  observation: Observation;
+}
+
 /**
  * A world model: the consequence of an action from the environment's current state, without side
- * effects — after `predict` the committed state is what it was before.
+ * effects — after `predict` the committed state is what it was before. The snapshot model reads the
+ * state from the environment itself; a learnt one (`worldbookWorldModel`) from `context.observation`.
  */
 export interface WorldModel {
   readonly name: string;
-  predict(action: Action): Promise<WmPrediction>;
+  predict(action: Action, context: WmContext): Promise<WmPrediction>;
 }
 
 /**

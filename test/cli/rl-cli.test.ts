@@ -2,8 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { frozenLakeStateViewer } from "../../src/envs/frozenlake/state-view.ts";
 import { type RolloutGroupsReport, TrlRlRecordSchema } from "../../src/rl/index.ts";
+import { worldbookDefaultsFor } from "../../src/worldmodel/index.ts";
 import { json, runMain } from "./run-cli.ts";
+import { recordRunWorldbook } from "./worldmodel-helpers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-rlcli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,6 +36,17 @@ const rollouts = (tasks: string, group: number, extra: string[] = []) =>
     "--store",
     store,
   ]);
+/** A successful `--wm ... --wm-cap 2` run: the wrapped policy, some WM calls, at most 2 per step. */
+function expectLookahead(r: Awaited<ReturnType<typeof runMain>>): void {
+  expect(r.code, r.stderr).toBe(0);
+  const out = json<RolloutsOut & { policy: string }>(r);
+  expect(out.policy).toBe("wm-lookahead(random)");
+  for (const m of out.summary.rl.groups[0]?.members ?? []) {
+    expect(m.wmCalls).toBeGreaterThan(0);
+    expect(m.wmCalls).toBeLessThanOrEqual(2 * m.length);
+  }
+}
+
 /** Two groups of four, twelve steps at most, seeded. */
 const seededRollouts = (seed: string) => rollouts("4x4,8x8", 4, ["--t-max", "12", "--seed", seed]);
 
@@ -110,17 +124,25 @@ describe("rehearsal rl", () => {
   });
 
   it("--wm perfect wraps the policy in wm-lookahead: its WM calls are counted per trajectory", async () => {
-    const r = await rollouts("4x4", 3, ["--wm", "perfect", "--wm-cap", "2"]);
-    expect(r.code, r.stderr).toBe(0);
-    const out = json<RolloutsOut & { policy: string }>(r);
-    expect(out.policy).toBe("wm-lookahead(random)");
-    for (const m of out.summary.rl.groups[0]?.members ?? []) {
-      expect(m.wmCalls).toBeGreaterThan(0);
-      expect(m.wmCalls).toBeLessThanOrEqual(2 * m.length);
-    }
+    expectLookahead(await rollouts("4x4", 3, ["--wm", "perfect", "--wm-cap", "2"]));
     const bad = await runMain(["rl", "rollouts", "--env", "frozenlake", "--wm", "oracle", "--store", store]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--wm perfect/);
+  });
+
+  it("--wm worldbook:DIR asks a worldbook built from recorded traces; a missing book is refused first", async () => {
+    const book = join(dir, "book");
+    await recordRunWorldbook({
+      runArgs: "--env frozenlake --tasks 4x4 --policy random --episodes 20 --seed w".split(" "),
+      store,
+      book,
+      viewer: frozenLakeStateViewer,
+      options: worldbookDefaultsFor(["frozenlake"]),
+    });
+    expectLookahead(await rollouts("4x4", 3, ["--wm", `worldbook:${book}`, "--wm-cap", "2"]));
+    const missing = await rollouts("4x4", 3, ["--wm", `worldbook:${join(dir, "no-book")}`]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toMatch(/worldbook\.invalid/);
   });
 
   it("rejects bad options and a run that is not an rl run as user errors (exit 2)", async () => {

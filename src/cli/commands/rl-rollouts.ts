@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import { UserError } from "../../core/errors.ts";
 import type { RolloutGroupOptions } from "../../rl/index.ts";
-import type { WmSpec } from "../../runner/execute-rl-rollouts.ts";
 import { type CliContext, withRunner } from "../context.ts";
 import { floatOption, positiveIntOption } from "../options.ts";
 import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
 import { printGroups } from "./rl-summary.ts";
+import { wmSpec } from "./rl-wm.ts";
 import { printInfraFailures } from "./run-summary.ts";
 
 interface RolloutFlags extends ConfigFlags {
@@ -20,21 +20,6 @@ interface RolloutFlags extends ConfigFlags {
   wm?: string;
   wmCandidates?: number;
   wmCap?: number;
-}
-
-async function wmSpec(flags: RolloutFlags): Promise<WmSpec | undefined> {
-  if (flags.wm === undefined) return undefined;
-  if (flags.wm !== "perfect")
-    throw new UserError(
-      "rl.wm_model",
-      `--wm ${flags.wm} is not a world model this command has; use --wm perfect (the environment's own snapshots)`,
-    );
-  const { parseWmLookaheadOptions } = await import("../../rl/index.ts");
-  const o = parseWmLookaheadOptions({
-    ...(flags.wmCandidates === undefined ? {} : { candidates: flags.wmCandidates }),
-    ...(flags.wmCap === undefined ? {} : { cap: flags.wmCap }),
-  });
-  return { model: "perfect", ...o };
 }
 
 /** The validated rollout-group options of the flags (a bad value is a user error naming it). */
@@ -79,7 +64,10 @@ export function registerRlRollouts(rl: Command, ctx: CliContext): void {
   for (const [flag, what] of REWARD_WEIGHT_FLAGS) command.option(flag, what, floatOption);
   command
     .option("--scaling <s>", "advantage scaling: group | batch | none (default group)")
-    .option("--wm <model>", "wrap the policy in wm-lookahead with this world model: perfect (snapshots)")
+    .option(
+      "--wm <model>",
+      "wrap the policy in wm-lookahead with this world model: perfect (snapshots) | worldbook:DIR",
+    )
     .option("--wm-candidates <n>", "wm-lookahead: candidates sampled per step (default 4)", positiveIntOption)
     .option("--wm-cap <n>", "wm-lookahead: world-model calls per step at most (default 5)", positiveIntOption)
     .action(async (flags: RolloutFlags) => {
