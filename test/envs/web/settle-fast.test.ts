@@ -96,6 +96,14 @@ describe("the settle's quick path", () => {
     // A click on a button without handlers only moves the focus: its settle ends quiet.
     const plain = await env.step({ type: "click", elementId: idWhere(obs, /button "Noop"/) });
     expect(plain.observation.text).toMatch(/nothing yet/);
+    // The observer's callbacks run in rendering steps, which only a visible page gets: the page is put
+    // in front first (on a busy machine a page had not rendered a single frame since its reset, not even
+    // the observer's initial notification).
+    const visibility = await env.withPage(async (p) => {
+      await p.bringToFront();
+      return p.evaluate("document.visibilityState");
+    });
+    expect(visibility).toBe("visible");
     // The focus and the settle in one task: the resize is observed only in the next rendering step.
     const out = await env.withPage((p) =>
       p.evaluate(
