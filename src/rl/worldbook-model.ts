@@ -1,6 +1,7 @@
 import type { Action, Observation, StateViewer, Task } from "../core/index.ts";
 import { UserError } from "../core/index.ts";
 import { stateViewerFor } from "../envs/state-viewers.ts";
+import { renderContract } from "../worldmodel/eval/render-contract.ts";
 import { createSimulator, type SimulatorOptionsInput } from "../worldmodel/runtime/index.ts";
 import type { Worldbook } from "../worldmodel/worldbook/schema.ts";
 import type { WmContext, WmPrediction, WorldModel } from "./world-model.ts";
@@ -50,28 +51,15 @@ export function worldbookWorldModel(book: Worldbook, options: SimulatorOptionsIn
       `the worldbook simulates ${family}, which has no state viewer; build worldbooks of frozenlake, chess, web or terminal traces`,
     );
   // The observation contract renders from where the policy stands (set before each prediction).
-  let at: WmContext | undefined;
-  const simulator = createSimulator(book, options, {
-    observable: (state) => {
-      if (!at) return undefined;
-      try {
-        viewer.render(state, at.observation, at.task);
-        return undefined;
-      } catch (error) {
-        if (error instanceof UserError) return error.message;
-        throw error;
-      }
-    },
-  });
+  const contract = renderContract(viewer);
+  const simulator = createSimulator(book, options, contract.deps);
   return {
     name: "worldbook",
     async predict(action: Action, context: WmContext): Promise<WmPrediction> {
       const { observation, task } = context;
       const state = viewer.view(observation, task);
-      at = context;
-      const outcomes = await simulator.predict(state, action, { taskId: task.id }).finally(() => {
-        at = undefined;
-      });
+      contract.at(observation, task);
+      const outcomes = await simulator.predict(state, action, { taskId: task.id });
       const best = outcomes.reduce((a, b) => (b.probability > a.probability ? b : a));
       const step = best.step;
       const unknown = step.trace.unknown;

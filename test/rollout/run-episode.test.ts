@@ -13,6 +13,7 @@ import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import { createScriptedPolicy } from "../../src/policies/scripted-policy.ts";
 import { episodeSeed, runEpisode, runEpisodes } from "../../src/rollout/index.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
+import { flakyPolicy as flaky } from "../fixtures/flaky-policy.ts";
 
 const runtime = createRuntime({ seed: "t" });
 const right: Action = { type: "move", direction: "right" };
@@ -24,25 +25,6 @@ function setup() {
   const env = createFrozenLakeEnvironment({ slippery: false });
   return { store, env, task: env.suite.get("4x4") };
 }
-
-/** Every other output does not parse: like a model that sometimes answers in prose. */
-const flaky: Policy = {
-  name: "flaky",
-  async propose(ctx, { n }) {
-    const ok = ctx.stepIndex % 2 === 0;
-    return {
-      candidates: Array.from({ length: n }, () =>
-        ok
-          ? { action: down, raw: '{"type":"move","direction":"down"}' }
-          : {
-              action: null,
-              raw: "I think I should go down",
-              parseError: { code: "parse.no_action", message: "no JSON object" },
-            },
-      ),
-    };
-  },
-};
 
 describe("runEpisode", () => {
   it("records every step, the outcome and the raw text; the oracle solves a non-slippery map", async () => {

@@ -16,26 +16,6 @@ import { runEpisodes } from "../../src/rollout/index.ts";
 import type { RunStore } from "../../src/store/index.ts";
 import type { Rule, TraceStep } from "../../src/worldmodel/index.ts";
 
-/** Every other output does not parse: like a model that sometimes answers in prose. */
-export const flakyPolicy: Policy = {
-  name: "flaky",
-  async propose(ctx, { n }) {
-    const down: Action = { type: "move", direction: "down" };
-    const ok = ctx.stepIndex % 2 === 0;
-    return {
-      candidates: Array.from({ length: n }, () =>
-        ok
-          ? { action: down, raw: '{"type":"move","direction":"down"}' }
-          : {
-              action: null,
-              raw: "I think I should go down",
-              parseError: { code: "parse.no_action", message: "no JSON object" },
-            },
-      ),
-    };
-  },
-};
-
 /** Records a FrozenLake run as `rehearsal run` does: the run, its tasks, then the episodes. */
 export async function recordFrozenLakeRun(
   store: RunStore,

@@ -12,7 +12,8 @@ import {
   TraceStepSchema,
   writeTraceFile,
 } from "../../src/worldmodel/index.ts";
-import { flakyPolicy, recordFrozenLakeRun } from "./traces-helpers.ts";
+import { flakyPolicy } from "../fixtures/flaky-policy.ts";
+import { recordFrozenLakeRun } from "./traces-helpers.ts";
 
 let dir: string;
 let store: SqliteRunStore;

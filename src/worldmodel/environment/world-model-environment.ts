@@ -18,6 +18,7 @@ import { stateViewerFor } from "../../envs/state-viewers.ts";
 import type { ChatClient } from "../../llm/index.ts";
 import type { SimulationTrace, Simulator, SimulatorOptionsInput } from "../runtime/contract.ts";
 import { createSimulator, createWorkspace } from "../runtime/index.ts";
+import { tryRender } from "../try-render.ts";
 import type { Worldbook } from "../worldbook/schema.ts";
 import { invalidActionError } from "./action-check.ts";
 import {
@@ -163,13 +164,10 @@ class WorldModel implements WorldModelEnvironment {
   unrenderable(state: StateRecord): string | undefined {
     const ep = this.stepping;
     if (!ep) return undefined;
-    try {
-      this.rendered.set(state, this.viewer.render(state, ep.observation, ep.task));
-      return undefined;
-    } catch (error) {
-      if (error instanceof UserError) return error.message;
-      throw error;
-    }
+    const r = tryRender(this.viewer, state, ep.observation, ep.task);
+    if ("reason" in r) return r.reason;
+    this.rendered.set(state, r.observation);
+    return undefined;
   }
 
   async step(action: Action): Promise<StepResult> {

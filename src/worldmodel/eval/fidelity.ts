@@ -1,8 +1,9 @@
-import { type StateRecord, type StateViewer, type Task, UserError } from "../../core/index.ts";
+import type { StateRecord, StateViewer, Task } from "../../core/index.ts";
 import type { SimulationStep, SimulatorOptionsInput, SimulatorSystem } from "../runtime/contract.ts";
 import { SimulatorSystemSchema } from "../runtime/contract.ts";
 import { createSimulator, type SimulatorDeps } from "../runtime/index.ts";
 import type { TraceStep } from "../trace.ts";
+import { tryRender } from "../try-render.ts";
 import { actionKey } from "../worldbook/evidence.ts";
 import type { Worldbook } from "../worldbook/schema.ts";
 import { type HeldoutTransition, heldoutTransition, taskIndex } from "./heldout.ts";
@@ -52,24 +53,6 @@ export interface TransitionScore {
 }
 
 /**
- * The predicted state rendered in the family's format, or undefined when the family cannot render it (a
- * system without gates can predict an impossible state, e.g. a chess position with a negative clock).
- */
-function renderedText(
-  viewer: StateViewer,
-  state: StateRecord,
-  previous: TraceStep["observation"],
-  task: Task | undefined,
-): string | undefined {
-  try {
-    return viewer.render(state, previous, task).text;
-  } catch (error) {
-    if (error instanceof UserError) return undefined;
-    throw error;
-  }
-}
-
-/**
  * One predicted step against the real transition. An abstention shows an explicit "unknown"
  * observation, and a state the family cannot render shows none, so their text similarity is 0;
  * otherwise the predicted state is rendered in the family's format from the step's observation and
@@ -84,8 +67,12 @@ export function scoreTransition(
   const rejections: RejectionCounts = { applicability: 0, proposal: 0, validation: 0 };
   for (const r of predicted.trace.rejected) rejections[r.stage]++;
   const unknown = predicted.trace.unknown;
-  const rendered = unknown ? undefined : renderedText(viewer, predicted.state, step.observation, task);
-  const text = rendered === undefined ? 0 : textSimilarity(rendered, step.nextObservation.text);
+  // A state the family cannot render (a system without gates can predict one) shows no observation.
+  const rendered = unknown ? undefined : tryRender(viewer, predicted.state, step.observation, task);
+  const text =
+    rendered && "observation" in rendered
+      ? textSimilarity(rendered.observation.text, step.nextObservation.text)
+      : 0;
   return {
     exact: statesEqual(predicted.state, after),
     field: fieldAccuracy(after, predicted.state),

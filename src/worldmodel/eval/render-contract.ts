@@ -1,11 +1,6 @@
-import {
-  type Observation,
-  type StateRecord,
-  type StateViewer,
-  type Task,
-  UserError,
-} from "../../core/index.ts";
+import type { Observation, StateRecord, StateViewer, Task } from "../../core/index.ts";
 import type { SimulatorDeps } from "../runtime/index.ts";
+import { tryRender } from "../try-render.ts";
 
 /**
  * The observation contract the world-model environment enforces, for the evaluation's simulators: a
@@ -20,13 +15,8 @@ export function renderContract(
   let task: Task | undefined;
   const observable = (state: StateRecord): string | undefined => {
     if (!previous) return undefined;
-    try {
-      viewer.render(state, previous, task);
-      return undefined;
-    } catch (error) {
-      if (error instanceof UserError) return error.message;
-      throw error;
-    }
+    const r = tryRender(viewer, state, previous, task);
+    return "reason" in r ? r.reason : undefined;
   };
   return {
     deps: { ...deps, observable },
