@@ -4,5 +4,6 @@ export * from "./metrics.ts";
 export * from "./rewards/index.ts";
 export * from "./rollout-groups.ts";
 export * from "./wm-lookahead.ts";
+export * from "./wm-transcript.ts";
 export * from "./world-model.ts";
 export * from "./worldbook-model.ts";

@@ -3,7 +3,7 @@ import { stableSeed, type Task, type Trajectory } from "../core/index.ts";
 import { type BatchDeps, type EpisodeResult, runEpisodes } from "../rollout/index.ts";
 import { type AdvantageOptions, AdvantageOptionsSchema, groupAdvantages } from "./advantages.ts";
 import { groupRewards, type RewardInput, type RewardOptions, RewardOptionsSchema } from "./rewards/index.ts";
-import { countWmCalls } from "./wm-lookahead.ts";
+import { countWmCalls } from "./wm-transcript.ts";
 
 /** What `rl rollouts` plays: G members per task, from one initial state per task, within T_max steps. */
 export const RolloutGroupOptionsSchema = z

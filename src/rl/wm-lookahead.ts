@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Action, type Candidate, canonicalJson, type Policy } from "../core/index.ts";
 import { optionsParser } from "./parse-options.ts";
 import type { WmPrediction, WorldModel } from "./world-model.ts";
+import { formatWmAnswer, formatWmCall } from "./wm-transcript.ts";
 
 export const WmLookaheadOptionsSchema = z
   .object({
@@ -20,15 +21,9 @@ export const parseWmLookaheadOptions = optionsParser(WmLookaheadOptionsSchema, {
   hint: "candidates is 1..64, cap 0..64 (default 4 and 5)",
 });
 
-const WM_OBSERVATION_CHARS = 400;
-
-/** One `<call_wm>` block and its "System (WM)" answer, as an LLM transcript would hold them. */
+/** One `<call_wm>` block and its injected answer, as an LLM transcript would hold them. */
 export function wmCallText(action: Action, p: WmPrediction): string {
-  const obs =
-    p.observation.text.length > WM_OBSERVATION_CHARS
-      ? `${p.observation.text.slice(0, WM_OBSERVATION_CHARS)}…`
-      : p.observation.text;
-  return `<call_wm>${JSON.stringify(action)}</call_wm>\nSystem (WM): reward ${p.reward}, terminated ${p.terminated}, success ${p.success}\n${obs}`;
+  return `${formatWmCall(JSON.stringify(action))}\n${formatWmAnswer(p)}`;
 }
 
 /** How good a predicted outcome is: a verified success, then reward, and an ending failure last. */
@@ -77,9 +72,4 @@ export function wmLookaheadPolicy(base: Policy, wm: WorldModel, options: WmLooka
       };
     },
   };
-}
-
-/** The `<call_wm>` blocks of a raw policy output. */
-export function countWmCalls(raw: string): number {
-  return raw.match(/<call_wm>[\s\S]*?<\/call_wm>/g)?.length ?? 0;
 }

@@ -58,7 +58,7 @@ describe("wm-lookahead over the perfect (snapshot) world model", () => {
       const [c] = proposal.candidates;
       expect(countWmCalls(c?.raw ?? "")).toBeGreaterThan(0);
       const predicted = new RegExp(
-        `<call_wm>${JSON.stringify(c?.action).replace(/[{}[\]()]/g, "\\$&")}</call_wm>\\nSystem \\(WM\\): reward (\\S+), terminated (\\S+),`,
+        `<call_wm>${JSON.stringify(c?.action).replace(/[{}[\]()]/g, "\\$&")}</call_wm>\\n<wm_answer>\\nSystem \\(WM\\): reward (\\S+), terminated (\\S+),`,
       ).exec(c?.raw ?? "");
       const result = await env.step(c?.action as NonNullable<typeof c>["action"] & object);
       // The perfect model restored the random state too: the committed step is the predicted one.
