@@ -19,6 +19,8 @@ export interface ChatRequest {
   maxTokens?: number;
   /** Sampling seed; sample i of a fallback gets `seed + i`. Sent only when the config's `sendSeed`. */
   seed?: number;
+  /** Stop sequences: the reply ends before the first of them (not included). Sent only when non-empty. */
+  stop?: ReadonlyArray<string>;
   signal?: AbortSignal;
 }
 
@@ -213,6 +215,7 @@ export function createChatClient(
       temperature: request.temperature ?? config.temperature,
       max_tokens: request.maxTokens ?? config.maxTokens,
       ...(seed !== undefined && config.sendSeed ? { seed } : {}),
+      ...(request.stop && request.stop.length > 0 ? { stop: [...request.stop] } : {}),
     };
   }
 

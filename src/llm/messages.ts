@@ -28,6 +28,7 @@ export const WireRequestSchema = z.object({
   temperature: z.number().optional(),
   seed: z.number().int().optional(),
   max_tokens: z.number().int().optional(),
+  stop: z.union([z.string(), z.array(z.string())]).optional(),
 });
 export type WireRequest = z.infer<typeof WireRequestSchema>;
 

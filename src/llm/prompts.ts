@@ -75,6 +75,23 @@ export interface PromptOptions {
   maxObservationChars?: number;
   /** Replaces the default system message. */
   systemPrompt?: string;
+  /** The policy may ask a world model: the system message gains `wmCallInstructions(cap)`. */
+  wmCalls?: { cap: number };
+}
+
+/**
+ * The instruction block for in-reasoning world-model calls (`<call_wm>ACTION_JSON</call_wm>`),
+ * appended to the system message when the policy has a world model. The tags are those of the
+ * transcript format (`src/rl/wm-transcript.ts`); the answer comes back as a `<wm_answer>` block.
+ */
+export function wmCallInstructions(cap: number): string {
+  return [
+    "World model: before your final action you may imagine an action's outcome. Write",
+    '<call_wm>{"type": ...}</call_wm> holding one action as JSON (the format above) and stop; the answer',
+    "comes back as <wm_answer>System (WM): reward R, terminated T, success S, then the predicted",
+    `observation</wm_answer>. Imagined actions change nothing. At most ${cap} call${cap === 1 ? "" : "s"} per turn;`,
+    'then commit with the line "Action: {...}".',
+  ].join("\n");
 }
 
 /** The system message: the reply format and every offered action with its fields. */
@@ -147,11 +164,12 @@ export function buildAgentMessages(context: PolicyContext, options: PromptOption
   const parts: ContentPart[] = [{ type: "text", text }];
   if ((options.includeScreenshot ?? true) && shot?.bytes !== undefined)
     parts.push({ type: "image", mime: shot.mime, bytes: shot.bytes });
+  const system =
+    options.systemPrompt ?? defaultSystemPrompt(options.actionTypes ?? actionTypesForFamily(task.family));
   return [
     {
       role: "system",
-      content:
-        options.systemPrompt ?? defaultSystemPrompt(options.actionTypes ?? actionTypesForFamily(task.family)),
+      content: options.wmCalls ? `${system}\n\n${wmCallInstructions(options.wmCalls.cap)}` : system,
     },
     { role: "user", content: parts.length === 1 ? text : parts },
   ];

@@ -1,7 +1,11 @@
 import { UserError } from "../../core/errors.ts";
 import type { WmSpec } from "../../runner/execute-rl-rollouts.ts";
 
-/** `--wm perfect | worldbook:DIR` with `--wm-candidates` / `--wm-cap`, validated (a bad value is a user error). */
+/**
+ * `--wm perfect | worldbook:DIR` with `--wm-candidates` / `--wm-cap`, validated (a bad value is a user
+ * error). The llm policy gets the world model for its own `<call_wm>` calls (at most the cap per step;
+ * `--wm-candidates` is for wm-lookahead only); any other policy is wrapped in wm-lookahead.
+ */
 export async function wmSpec(flags: {
   wm?: string;
   wmCandidates?: number;
