@@ -98,6 +98,8 @@ export const ScoredMemberSchema = z.object({
   }),
   reward: z.number().finite(),
   advantage: z.number().finite(),
+  /** With `--success judge`: the verifier's verdict, kept beside the judged `success` as a metric. */
+  verifierSuccess: z.boolean().optional(),
 });
 export type ScoredMember = z.infer<typeof ScoredMemberSchema>;
 
@@ -149,8 +151,20 @@ interface Collected {
   infraFailed: string[];
 }
 
+/**
+ * R_success from an LLM judge instead of the verifier (`rl rollouts --success judge`): the judged
+ * success by trajectory id. A complete member without a verdict (its judgment failed) is excluded
+ * like an infrastructure failure, never scored 0.
+ */
+export interface JudgedSuccess {
+  verdicts: ReadonlyMap<string, boolean>;
+}
+
 /** The trajectories with `meta.rl`, by group in first-seen order. */
-function collectGroups(trajectories: Iterable<Trajectory>): { groups: Collected[]; unfinished: number } {
+function collectGroups(
+  trajectories: Iterable<Trajectory>,
+  judged?: JudgedSuccess,
+): { groups: Collected[]; unfinished: number } {
   const groups = new Map<string, Collected>();
   let unfinished = 0;
   for (const t of trajectories) {
@@ -162,7 +176,8 @@ function collectGroups(trajectories: Iterable<Trajectory>): { groups: Collected[
       g = { groupId, taskId: t.taskId, groupSeed: meta.data.groupSeed, complete: [], infraFailed: [] };
       groups.set(groupId, g);
     }
-    if (t.status === "complete") g.complete.push({ member, t });
+    if (t.status === "complete" && judged && !judged.verdicts.has(t.id)) g.infraFailed.push(t.id);
+    else if (t.status === "complete") g.complete.push({ member, t });
     else if (t.status === "infra_failed") g.infraFailed.push(t.id);
     else unfinished += 1;
   }
@@ -178,12 +193,14 @@ function collectGroups(trajectories: Iterable<Trajectory>): { groups: Collected[
 export function scoreRolloutGroups(
   trajectories: Iterable<Trajectory>,
   options: RolloutGroupOptions,
+  judged?: JudgedSuccess,
 ): RolloutGroupsReport {
   const rewardOptions: RewardOptions = {
     ...options.rewards,
     maxLength: options.rewards.maxLength ?? options.tMax,
   };
-  const { groups, unfinished } = collectGroups(trajectories);
+  const { groups, unfinished } = collectGroups(trajectories, judged);
+  const verifierSuccess = new Map<string, boolean>();
   const kept: Array<{
     g: Collected;
     scored: ReturnType<typeof groupRewards>;
@@ -204,9 +221,10 @@ export function scoreRolloutGroups(
       });
       continue;
     }
+    for (const { t } of members) verifierSuccess.set(t.id, t.outcome?.success === true);
     const inputs: RewardInput[] = members.map(({ t }) => ({
       id: t.id,
-      success: t.outcome?.success === true,
+      success: judged ? judged.verdicts.get(t.id) === true : t.outcome?.success === true,
       length: t.steps.length,
       wmCalls: trajectoryWmCalls(t),
     }));
@@ -236,6 +254,7 @@ export function scoreRolloutGroups(
         parts: m.parts,
         reward: m.reward,
         advantage: advantages[gi]?.[i] ?? 0,
+        ...(judged ? { verifierSuccess: verifierSuccess.get(m.id) === true } : {}),
       })),
       infraFailed: k.g.infraFailed,
     })),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { type Action, type Candidate, canonicalJson, type Policy } from "../core/index.ts";
 import { optionsParser } from "./parse-options.ts";
-import type { WmPrediction, WorldModel } from "./world-model.ts";
 import { formatWmAnswer, formatWmCall } from "./wm-transcript.ts";
+import type { WmPrediction, WorldModel } from "./world-model.ts";
 
 export const WmLookaheadOptionsSchema = z
   .object({

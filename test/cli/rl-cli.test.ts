@@ -1,9 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { frozenLakeStateViewer } from "../../src/envs/frozenlake/state-view.ts";
-import { type RolloutGroupsReport, TrlRlRecordSchema } from "../../src/rl/index.ts";
+import {
+  type CurationManifest,
+  CurationManifestSchema,
+  type RolloutGroupsReport,
+  type rolloutMetrics,
+  TrlRlRecordSchema,
+} from "../../src/rl/index.ts";
 import { worldbookDefaultsFor } from "../../src/worldmodel/index.ts";
 import { json, runMain } from "./run-cli.ts";
 import { recordRunWorldbook } from "./worldmodel-helpers.ts";
@@ -175,5 +181,219 @@ describe("rehearsal rl", () => {
     ]);
     expect(notRl.code).toBe(2);
     expect(notRl.stderr).toMatch(/is a run run/);
+  });
+
+  describe("curation, hard subset and noise flags", () => {
+    const still = join(dir, "still.yaml");
+    writeFileSync(still, "env: frozenlake\nenvOptions: {slippery: false}\n");
+    const curate = (out: string, extra: string[]) =>
+      runMain([
+        "--json",
+        "rl",
+        "curate",
+        "--config",
+        still,
+        "--tasks",
+        "4x4,8x8",
+        "--episodes",
+        "3",
+        "--out",
+        out,
+        ...extra,
+        "--store",
+        store,
+      ]);
+
+    it("rl curate writes a validated manifest; rl rollouts --curation plays only its sample and records it", async () => {
+      const out = join(dir, "curation.json");
+      const r = await curate(out, [
+        "--policy",
+        "random",
+        "--min",
+        "0",
+        "--max",
+        "1",
+        "--sample",
+        "1",
+        "--seed",
+        "5",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const manifest: CurationManifest = CurationManifestSchema.parse(JSON.parse(readFileSync(out, "utf8")));
+      expect(manifest).toMatchObject({ env: "frozenlake", policy: "random", episodes: 3, seed: "5" });
+      expect(manifest.kept.map((k) => k.taskId)).toEqual(["4x4", "8x8"]);
+      expect(manifest.sample.tasks).toHaveLength(1);
+      const rolled = await runMain([
+        "--json",
+        "rl",
+        "rollouts",
+        "--config",
+        still,
+        "--curation",
+        out,
+        "--policy",
+        "random",
+        "--group",
+        "2",
+        "--store",
+        store,
+      ]);
+      expect(rolled.code, rolled.stderr).toBe(0);
+      const summary = json<{
+        summary: {
+          rl: RolloutGroupsReport;
+          curation: CurationManifest & { path: string };
+          oracleSteps: Record<string, number | null>;
+          metrics: ReturnType<typeof rolloutMetrics>;
+        };
+      }>(rolled).summary;
+      expect(summary.rl.groups.map((g) => g.taskId)).toEqual(manifest.sample.tasks);
+      expect(summary.curation).toMatchObject({ path: out, sample: manifest.sample, run: manifest.run });
+      // Still ice: the oracle solves 4x4 in 6 moves and 8x8 in 14, both in the hard subset (≥ 5).
+      const [task] = manifest.sample.tasks;
+      expect(summary.oracleSteps[task ?? ""]).toBe(task === "4x4" ? 6 : 14);
+      expect(summary.metrics.subsets.hard).toMatchObject({ tasks: [task], trajectories: 2 });
+    });
+
+    it("an oracle that always succeeds is above max: nothing kept, and rollouts on that manifest are refused", async () => {
+      const out = join(dir, "solved.json");
+      const r = await curate(out, ["--policy", "oracle"]);
+      expect(r.code, r.stderr).toBe(0);
+      const manifest = json<CurationManifest>(r);
+      expect(manifest.dropped.map((d) => [d.taskId, d.rate, d.reason])).toEqual([
+        ["4x4", 1, "above_max"],
+        ["8x8", 1, "above_max"],
+      ]);
+      const empty = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--curation",
+        out,
+        "--store",
+        store,
+      ]);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toMatch(/rl\.curation_empty/);
+    });
+
+    it("refuses bad thresholds, --tasks beside --curation, a manifest task not in the suite, and another env", async () => {
+      const bad = await curate(join(dir, "bad.json"), ["--min", "0.9", "--max", "0.5"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stdout).toMatch(/rl\.curation_options[\s\S]*curation\.min: min must be ≤ max/); // --json: the error is the result
+      const good = join(dir, "curation.json");
+      const both = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--tasks",
+        "4x4",
+        "--curation",
+        good,
+        "--store",
+        store,
+      ]);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toMatch(/leave out --tasks/);
+      const manifest = CurationManifestSchema.parse(JSON.parse(readFileSync(good, "utf8")));
+      const unknown = join(dir, "unknown.json");
+      writeFileSync(unknown, JSON.stringify({ ...manifest, sample: { size: 1, tasks: ["no-such-map"] } }));
+      const missing = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--curation",
+        unknown,
+        "--store",
+        store,
+      ]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toMatch(/rl\.curation_unknown_tasks.*unknown\.json.*no-such-map/);
+      const web = await runMain(["rl", "rollouts", "--env", "web", "--curation", good, "--store", store]);
+      expect(web.code).toBe(2);
+      expect(web.stderr).toMatch(/rl\.curation_env/);
+      const invalid = join(dir, "invalid.json");
+      writeFileSync(invalid, JSON.stringify({ kind: "something else" }));
+      const notManifest = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--curation",
+        invalid,
+        "--store",
+        store,
+      ]);
+      expect(notManifest.code).toBe(2);
+      expect(notManifest.stderr).toMatch(/rl\.curation_invalid/);
+    });
+
+    it("--noise parses as eval's does: train only on rl rollouts, and only where the environment can be perturbed", async () => {
+      const heldout = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--noise",
+        "heldout",
+        "--store",
+        store,
+      ]);
+      expect(heldout.code).toBe(2);
+      expect(heldout.stderr).toMatch(/held-out generators are for evaluation only/);
+      const other = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--noise",
+        "loud",
+        "--store",
+        store,
+      ]);
+      expect(other.stderr).toMatch(/--noise takes "train", got "loud"/);
+      const rate = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--noise-rate",
+        "0.5",
+        "--store",
+        store,
+      ]);
+      expect(rate.stderr).toMatch(/--noise-rate needs --noise train/);
+      const lake = await runMain([
+        "rl",
+        "rollouts",
+        "--env",
+        "frozenlake",
+        "--tasks",
+        "4x4",
+        "--noise",
+        "train",
+        "--store",
+        store,
+      ]);
+      expect(lake.code).toBe(2);
+      expect(lake.stderr).toMatch(/noise\.env_not_perturbable/);
+      // eval keeps its messages (the same parser).
+      const evalNoise = await runMain(["eval", "--env", "frozenlake", "--noise", "train", "--store", store]);
+      expect(evalNoise.code).toBe(2);
+      expect(evalNoise.stderr).toMatch(/--noise takes "heldout", got "train"/);
+      const evalSchedule = await runMain([
+        "eval",
+        "--env",
+        "frozenlake",
+        "--schedule",
+        "x.json",
+        "--store",
+        store,
+      ]);
+      expect(evalSchedule.stderr).toMatch(/--schedule and --policies need --noise heldout/);
+    });
   });
 });

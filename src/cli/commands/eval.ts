@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { UserError } from "../../core/errors.ts";
 import { type CliContext, warnIfInterrupted, withRunner } from "../context.ts";
+import { noiseSetOption, requireNoise } from "../noise-options.ts";
 import { floatOption, intOption, listOption, positiveIntOption } from "../options.ts";
 import { createProgress } from "../progress.ts";
 import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
@@ -46,12 +46,8 @@ export function registerEval(program: Command, ctx: CliContext): void {
     .option("--schedule <file>", "precomputed noise schedule (rehearsal noise schedule); default: computed")
     .option("--policies <names>", "with --noise: policies to compare (cross-evaluation table)", listOption)
     .action(async (flags: EvalFlags) => {
-      if (flags.noise !== undefined && flags.noise !== "heldout") {
-        throw new UserError("cli.invalid_option", `--noise takes "heldout", got "${flags.noise}"`);
-      }
-      if (flags.noise === undefined && (flags.schedule !== undefined || flags.policies !== undefined)) {
-        throw new UserError("cli.invalid_option", "--schedule and --policies need --noise heldout");
-      }
+      noiseSetOption(flags.noise, ["heldout"]);
+      requireNoise(flags.noise, "heldout", { "--schedule": flags.schedule, "--policies": flags.policies });
       const o = ctx.out();
       const config = await configFromFlags(
         flags,

@@ -4,11 +4,19 @@ import type { RolloutGroupOptions } from "../../rl/index.ts";
 import { type CliContext, withRunner } from "../context.ts";
 import { floatOption, positiveIntOption } from "../options.ts";
 import { addConfigOptions, type ConfigFlags, configFromFlags } from "../run-options.ts";
+import { addJudgeOptions, type JudgeFlags, printJudgeLine, successJudge } from "./rl-judge-options.ts";
+import {
+  addRolloutInputOptions,
+  checkCurationEnv,
+  type RolloutInputFlags,
+  rolloutExtras,
+} from "./rl-rollout-inputs.ts";
 import { printGroups } from "./rl-summary.ts";
 import { wmSpec } from "./rl-wm.ts";
 import { printInfraFailures } from "./run-summary.ts";
 
-interface RolloutFlags extends ConfigFlags {
+interface RolloutFlags extends ConfigFlags, RolloutInputFlags, JudgeFlags {
+  success?: string;
   group: number;
   minGroup: number;
   tMax: number;
@@ -62,26 +70,33 @@ export function registerRlRollouts(rl: Command, ctx: CliContext): void {
     .option("--t-max <n>", "step limit per trajectory (T_max, also L_max)", positiveIntOption, 15)
     .option("--temperature <t>", "policy sampling temperature", floatOption);
   for (const [flag, what] of REWARD_WEIGHT_FLAGS) command.option(flag, what, floatOption);
-  command
+  addJudgeOptions(command, { success: true });
+  addRolloutInputOptions(command)
     .option("--scaling <s>", "advantage scaling: group | batch | none (default group)")
     .option(
       "--wm <model>",
-      "wrap the policy in wm-lookahead with this world model: perfect (snapshots) | worldbook:DIR",
+      "a world model, perfect (snapshots) | worldbook:DIR: the llm policy calls it in its reasoning (<call_wm>), any other is wrapped in wm-lookahead",
     )
     .option("--wm-candidates <n>", "wm-lookahead: candidates sampled per step (default 4)", positiveIntOption)
-    .option("--wm-cap <n>", "wm-lookahead: world-model calls per step at most (default 5)", positiveIntOption)
+    .option(
+      "--wm-cap <n>",
+      "world-model calls per step at most, <call_wm> or wm-lookahead (default 5)",
+      positiveIntOption,
+    )
     .action(async (flags: RolloutFlags) => {
       const o = ctx.out();
       const options = await groupOptions(flags);
       const wm = await wmSpec(flags);
+      const extras = { ...(await rolloutExtras(flags)), ...(await successJudge(flags)) };
       const config = await configFromFlags(
         flags,
         { episodes: options.group, maxSteps: options.tMax, temperature: flags.temperature },
         { policyByEnv: true },
       );
+      checkCurationEnv(extras, config.env);
       const { executeRlRollouts } = await import("../../runner/execute-rl-rollouts.ts");
       const run = await withRunner(ctx, config.store, config.seed, (deps) =>
-        executeRlRollouts(deps, config, options, wm),
+        executeRlRollouts(deps, config, options, wm, extras),
       );
       o.result({
         runId: run.runId,
@@ -94,6 +109,7 @@ export function registerRlRollouts(rl: Command, ctx: CliContext): void {
         `rl run ${run.runId} (${run.status}) — env ${config.env}, policy ${run.summary.policy}, G ${options.group}`,
       );
       printGroups(o, run.runId, run.summary.rl, run.summary.metrics);
+      printJudgeLine(o, run.summary.judge);
       printInfraFailures(o, run.runId, run.summary.infraFailures, `${run.summary.episodes} rollouts`);
       if (run.status === "interrupted")
         o.warn(

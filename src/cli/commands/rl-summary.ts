@@ -3,11 +3,15 @@ import { formatPercent, type Output } from "../output.ts";
 
 type RlMetrics = ReturnType<typeof rolloutMetrics>;
 
-/** The rollout groups of an rl run as a table (per group, then all), with the dropped groups. */
+/**
+ * The rollout groups of an rl run as a table: per group (with its task's oracle length and subset),
+ * then all, then the hard / easy / unknown subsets; then the dropped groups.
+ */
 export function printGroups(o: Output, runId: string, report: RolloutGroupsReport, metrics: RlMetrics): void {
-  const row = (group: string, task: string, m: RlMetrics["all"]) => [
+  const row = (group: string, task: string, oracle: string, m: RlMetrics["all"]) => [
     group,
     task,
+    oracle,
     m.trajectories,
     formatPercent(m.successRate),
     m.meanReward.toFixed(3),
@@ -15,10 +19,21 @@ export function printGroups(o: Output, runId: string, report: RolloutGroupsRepor
     m.meanLength.toFixed(2),
     m.wmCallsPerTrajectory.toFixed(2),
   ];
+  const subsets = (["hard", "easy", "unknown"] as const)
+    .filter((d) => metrics.subsets[d].trajectories > 0)
+    .map((d) =>
+      row(
+        `${d} subset`,
+        `${metrics.subsets[d].tasks.length} tasks`,
+        subsetRule(d, metrics.hardMinSteps),
+        metrics.subsets[d],
+      ),
+    );
   o.table(
     [
       "group",
       "task",
+      "oracle steps",
       "members",
       "success",
       "mean R",
@@ -26,10 +41,19 @@ export function printGroups(o: Output, runId: string, report: RolloutGroupsRepor
       "mean length",
       "WM calls/traj",
     ],
-    [...metrics.perGroup.map((g) => row(g.groupId, g.taskId, g)), row("all", "-", metrics.all)],
+    [
+      ...metrics.perGroup.map((g) => row(g.groupId, g.taskId, `${g.oracleSteps ?? "-"} (${g.subset})`, g)),
+      row("all", "-", "-", metrics.all),
+      ...subsets,
+    ],
   );
   for (const d of report.dropped) o.line(`dropped group ${d.groupId}: ${d.reason}`);
   o.line(
     `${report.groups.length} group${report.groups.length === 1 ? "" : "s"} scored, ${report.dropped.length} dropped; rewards and advantages are in 'rehearsal runs show ${runId} --json' (summary.rl) and 'rehearsal rl export --run ${runId}'`,
   );
+}
+
+function subsetRule(d: "hard" | "easy" | "unknown", min: number): string {
+  if (d === "hard") return `≥ ${min}`;
+  return d === "easy" ? `< ${min}` : "no oracle";
 }
