@@ -8,8 +8,9 @@
 // with resets between them; resets are not timed on either side. Both sides are warmed up first (the
 // web by a few clicks, the terminal by 30 passes over the suite, about 2,100 commands: the
 // interpreter's code takes that long to reach its compiled steady state, as Chromium's already is).
-// The last two warm-up passes are timed: the terminal step with nothing interleaved (`...Alone`).
-import type { Action } from "../src/core/index.ts";
+// The last two warm-up passes are timed: the terminal step with nothing interleaved (`...Alone`), the
+// share of commands the exact fast path answered (`info.fastPath`) and the median step of each side.
+import type { Action, StepResult } from "../src/core/index.ts";
 import {
   createTerminalEnvironment,
   TERMINAL_TASK_SPECS,
@@ -22,6 +23,10 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)] as number;
 }
 
+function mean(values: number[]): number {
+  return values.reduce((a, b) => a + b, 0) / values.length;
+}
+
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await fn();
@@ -32,7 +37,7 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
 async function playSuite(
   terminal: TerminalEnvironment,
   round: number,
-  each: (step: () => Promise<unknown>) => Promise<void>,
+  each: (step: () => Promise<StepResult>) => Promise<void>,
 ): Promise<void> {
   for (const spec of TERMINAL_TASK_SPECS) {
     await terminal.reset({ taskId: spec.id, seed: 1 + (round % 5) });
@@ -55,10 +60,20 @@ export async function benchTerminal(): Promise<Record<string, number>> {
     const click: Action = { type: "click", elementId: id };
     for (let i = 0; i < 3; i++) await web.step(click);
     const alone: number[] = [];
+    const aloneFast: number[] = [];
+    const aloneSlow: number[] = [];
     for (let round = 0; round < 30; round++)
       await playSuite(terminal, round, async (step) => {
-        if (round < 28) await step();
-        else alone.push(await timed(step));
+        if (round < 28) {
+          await step();
+          return;
+        }
+        let result: StepResult | undefined;
+        const ms = await timed(async () => {
+          result = await step();
+        });
+        alone.push(ms);
+        (result?.info.fastPath === true ? aloneFast : aloneSlow).push(ms);
       });
     const shellSteps: number[] = [];
     const webSteps: number[] = [];
@@ -73,10 +88,16 @@ export async function benchTerminal(): Promise<Record<string, number>> {
     return {
       terminalSteps: shellSteps.length,
       terminalStepMs: t,
+      terminalStepMeanMs: mean(shellSteps),
       webStepMs: w,
       webOverTerminalRatio: w / t,
       terminalStepAloneMs: median(alone),
+      terminalStepAloneMeanMs: mean(alone),
       webOverTerminalAloneRatio: w / median(alone),
+      // Share of the suite's commands that the exact fast path answers, and the median step of each side.
+      fastPathShare: aloneFast.length / alone.length,
+      fastPathStepAloneMs: median(aloneFast),
+      justBashStepAloneMs: median(aloneSlow),
     };
   } finally {
     await terminal.close();

@@ -192,6 +192,7 @@ class Terminal implements TerminalEnvironment {
     const started = performance.now();
     const out = await live.shell.run(command, s.cwd, s.env, live.random);
     info.shellMs = performance.now() - started;
+    if (out.fast) info.fastPath = true;
     const max = this.config.maxOutputChars;
     const stdout = truncateOutput(out.stdout, max);
     const stderr = truncateOutput(out.stderr, max);

@@ -1,15 +1,18 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
-  Bash,
-  BashTransformPipeline,
-  type CustomCommand,
-  defineCommand,
-  type FsStat,
-  InMemoryFs,
-  type TransformPlugin,
-} from "just-bash";
+import { Bash, BashTransformPipeline, type CustomCommand, type TransformPlugin } from "just-bash";
 import type { Random } from "../../core/random.ts";
 import type { TerminalLimits } from "./config.ts";
+import {
+  type Baseline,
+  baselineOf,
+  type FastPathState,
+  fastPathStateOf,
+  runFastPath,
+  unchanged,
+} from "./fast-path.ts";
+import { FixedClockFs, isUnder } from "./fixed-clock-fs.ts";
+import { dateCommand } from "./fixed-date.ts";
+import { isSystemPath } from "./system-paths.ts";
 
 /**
  * The sandboxed shell: just-bash on an in-memory file system. Nothing reaches the real disk (the only
@@ -19,92 +22,8 @@ import type { TerminalLimits } from "./config.ts";
  * seeded stream.
  */
 
-/** The fixed clock of every terminal episode: 2024-01-01T00:00:00Z. */
-export const FIXED_EPOCH_SECONDS = 1_704_067_200;
-const FIXED_DATE = new Date(FIXED_EPOCH_SECONDS * 1000);
-
-/** Every `InMemoryFs` method that changes the file system (each bumps `FixedClockFs.version`). */
-const MUTATORS = [
-  "writeFile",
-  "writeFileSync",
-  "writeFileLazy",
-  "appendFile",
-  "mkdir",
-  "mkdirSync",
-  "rm",
-  "cp",
-  "mv",
-  "chmod",
-  "symlink",
-  "link",
-  "utimes",
-] as const satisfies ReadonlyArray<keyof InMemoryFs>;
-
-/**
- * Reports every modification time as the fixed clock (`ls -l`, `stat`, `find -newer` are stable), and
- * counts changes: `version` moves on every call of a mutating method (before and after it), so a saved
- * copy of the tree stays valid while the version is unchanged.
- */
-class FixedClockFs extends InMemoryFs {
-  version = 0;
-
-  constructor(...args: ConstructorParameters<typeof InMemoryFs>) {
-    super(...args);
-    const methods = this as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const name of MUTATORS) {
-      const original = methods[name]?.bind(this);
-      if (!original) continue;
-      methods[name] = (...a: unknown[]) => {
-        this.version++;
-        const result = original(...a);
-        if (result instanceof Promise) return result.finally(() => this.version++);
-        this.version++;
-        return result;
-      };
-    }
-  }
-
-  override async stat(path: string): Promise<FsStat> {
-    return { ...(await super.stat(path)), mtime: FIXED_DATE };
-  }
-  override async lstat(path: string): Promise<FsStat> {
-    return { ...(await super.lstat(path)), mtime: FIXED_DATE };
-  }
-}
-
-const pad = (n: number) => String(n).padStart(2, "0");
-const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** `date` on the fixed clock (UTC): the default format, or `+FORMAT` with the common specifiers. */
-export function formatFixedDate(format: string | undefined): string {
-  const d = FIXED_DATE;
-  const fields: Record<string, string> = {
-    Y: String(d.getUTCFullYear()),
-    m: pad(d.getUTCMonth() + 1),
-    d: pad(d.getUTCDate()),
-    H: pad(d.getUTCHours()),
-    M: pad(d.getUTCMinutes()),
-    S: pad(d.getUTCSeconds()),
-    s: String(FIXED_EPOCH_SECONDS),
-    a: DAYS[d.getUTCDay()] ?? "",
-    b: MONTHS[d.getUTCMonth()] ?? "",
-    Z: "UTC",
-    z: "+0000",
-    "%": "%",
-  };
-  fields.F = `${fields.Y}-${fields.m}-${fields.d}`;
-  fields.T = `${fields.H}:${fields.M}:${fields.S}`;
-  if (format === undefined) {
-    return `${fields.a} ${fields.b} ${String(d.getUTCDate()).padStart(2, " ")} ${fields.T} UTC ${fields.Y}`;
-  }
-  return format.replace(/%(.)/g, (whole, key: string) => fields[key] ?? whole);
-}
-
-const dateCommand = defineCommand("date", async (args) => {
-  const format = args.find((a) => a.startsWith("+"));
-  return { stdout: `${formatFixedDate(format?.slice(1))}\n`, stderr: "", exitCode: 0 };
-});
+export { formatFixedDate } from "./fixed-date.ts";
+export { FIXED_EPOCH_SECONDS } from "./system-paths.ts";
 
 interface AstNode {
   type?: unknown;
@@ -195,19 +114,11 @@ export interface ShellOutcome {
   env: Record<string, string>;
   /** Which limit stopped the command, when one did. */
   stoppedBy?: "budget" | "timeout";
+  /** Set when the fast path (`fast-path.ts`) answered instead of just-bash. */
+  fast?: true;
 }
 
-/** Subtrees the shell builds itself (command stubs, devices): never saved, never compared. */
-export const SYSTEM_ROOTS = ["/bin", "/usr", "/dev", "/proc"];
-
-const SYSTEM_PREFIXES = SYSTEM_ROOTS.map((r) => `${r}/`);
-
-export function isSystemPath(path: string): boolean {
-  for (let i = 0; i < SYSTEM_ROOTS.length; i++) {
-    if (path === SYSTEM_ROOTS[i] || path.startsWith(SYSTEM_PREFIXES[i] as string)) return true;
-  }
-  return false;
-}
+export { isSystemPath, SYSTEM_ROOTS } from "./system-paths.ts";
 
 const BUDGET_PATTERN =
   /too many commands|maximum recursion depth|iteration limit|exceeded maximum iterations|limit exceeded|exceeded its execution deadline|execution timeout|maximum .* exceeded/i;
@@ -229,9 +140,15 @@ export class SandboxShell {
   /** Applied only to commands that mention `RANDOM` or `SECONDS` (a transform costs a re-parse). */
   private readonly pipeline = new BashTransformPipeline().use(this.specials);
 
+  /** just-bash's persistent shell state as the fast path reads it, or undefined when it is off. */
+  private readonly fastState: FastPathState | undefined;
+  /** The persistent settings the fast path assumes (as built), compared before each fast command. */
+  private readonly fastBaseline: Baseline | undefined;
+
   constructor(
     private readonly limits: TerminalLimits,
     entries: ReadonlyArray<SavedEntry>,
+    options: { fastPath?: boolean } = {},
   ) {
     installRandomDispatcher();
     const fs = new FixedClockFs(undefined, { maxTotalBytes: limits.maxFileSystemBytes });
@@ -268,6 +185,12 @@ export class SandboxShell {
     }
     this.pendingLinks = entries.filter((e) => e.kind === "symlink");
     this.modes = entries.filter((e) => e.kind === "dir");
+    const state = fastPathStateOf(this.bash);
+    const plain = entries.every(
+      (e) => e.mode === (e.kind === "dir" ? 0o755 : e.kind === "file" ? 0o644 : -1),
+    );
+    this.fastState = options.fastPath !== false && !limits.defenseInDepth && plain ? state : undefined;
+    this.fastBaseline = this.fastState ? baselineOf(this.fastState) : undefined;
   }
 
   private pendingLinks: SavedEntry[];
@@ -280,6 +203,7 @@ export class SandboxShell {
     for (const e of this.modes) await fs.chmod(e.path, e.mode);
     this.pendingLinks = [];
     this.modes = [];
+    fs.tracking = true;
     return this;
   }
 
@@ -294,6 +218,17 @@ export class SandboxShell {
     env: Record<string, string>,
     random: Random,
   ): Promise<ShellOutcome> {
+    const fast = this.fastState;
+    const base = this.fastBaseline;
+    if (fast !== undefined && base !== undefined && !this.fs.unusual && unchanged(fast, base)) {
+      // A file-system limit (the only way a checked command can fail) throws before anything changed
+      // (the in-memory file system checks it first), so just-bash then runs the command and words it.
+      const outcome = await runFastPath(this.fs, fast, command, cwd, env).catch(() => undefined);
+      if (outcome !== undefined) {
+        this.fastCommands++;
+        return { ...outcome, fast: true };
+      }
+    }
     this.specials.random = random;
     const script = /RANDOM|SECONDS/.test(command) ? this.pipeline.transform(command).script : command;
     let timer: NodeJS.Timeout | undefined;
@@ -340,6 +275,9 @@ export class SandboxShell {
     }
   }
 
+  /** Commands answered by the fast path (`fast-path.ts`) rather than just-bash. */
+  fastCommands = 0;
+
   /** Moves whenever the file system changes; equal versions mean an identical tree. */
   get version(): number {
     return this.fs.version;
@@ -347,23 +285,34 @@ export class SandboxShell {
 
   /**
    * Every non-system entry, sorted by path. The array is shared while the file system is unchanged
-   * (read-only for callers: copy before editing); commands that only read cost no re-copy.
+   * (read-only for callers: copy before editing); commands that only read cost no re-copy, and after a
+   * change only the paths the mutating calls named (and their subtrees) are read again (`reread`
+   * reads everything, for checks).
    */
-  async save(): Promise<ReadonlyArray<SavedEntry>> {
+  async save(options: { reread?: boolean } = {}): Promise<ReadonlyArray<SavedEntry>> {
     const version = this.fs.version;
-    if (this.saved?.version === version) return this.saved.entries;
-    const entries = await this.readEntries();
+    if (this.saved?.version === version && !options.reread) return this.saved.entries;
+    const entries = await this.readEntries(options.reread === true);
     if (this.fs.version === version) this.saved = { version, entries };
     return entries;
   }
 
   private saved: { version: number; entries: ReadonlyArray<SavedEntry> } | undefined;
 
-  private async readEntries(): Promise<SavedEntry[]> {
+  private async readEntries(reread: boolean): Promise<SavedEntry[]> {
     const fs = this.fs;
+    const taken = fs.takeChanges();
+    const changed = reread ? "all" : taken;
     const paths = (fs.getAllPaths?.() ?? []).filter((p) => p !== "/" && !isSystemPath(p)).sort();
     const out: SavedEntry[] = [];
+    const before = this.entries;
     for (const path of paths) {
+      // An entry no mutating call reached since the last read is the entry read then.
+      const same = changed === "all" ? undefined : before.get(path);
+      if (same !== undefined && !isUnder(path, changed as Set<string>)) {
+        out.push(same);
+        continue;
+      }
       const st = await fs.lstat(path);
       if (st.isSymbolicLink)
         out.push({ path, kind: "symlink", mode: st.mode, target: await fs.readlink(path) });
@@ -390,17 +339,22 @@ export class SandboxShell {
       const live = new Set(out.map((e) => e.path));
       for (const path of this.files.keys()) if (!live.has(path)) this.files.delete(path);
     }
+    this.entries = new Map(out.map((e) => [e.path, e]));
     return out;
   }
+
+  /** The entries of the last read, by path. */
+  private entries = new Map<string, SavedEntry>();
 
   /** The saved entry of each file by path, with the content array it was read from. */
   private readonly files = new Map<string, { content: Uint8Array; entry: SavedEntry }>();
 }
 
-/** A ready shell over `entries`. */
+/** A ready shell over `entries` (`fastPath: false` sends every command to just-bash). */
 export async function createSandboxShell(
   limits: TerminalLimits,
   entries: ReadonlyArray<SavedEntry>,
+  options: { fastPath?: boolean } = {},
 ): Promise<SandboxShell> {
-  return new SandboxShell(limits, entries).ready();
+  return new SandboxShell(limits, entries, options).ready();
 }

@@ -1,0 +1,101 @@
+import { type FsStat, InMemoryFs } from "just-bash";
+import { FIXED_DATE, isCommandPath } from "./system-paths.ts";
+
+/** Every `InMemoryFs` method that changes the file system (each bumps `FixedClockFs.version`). */
+const MUTATORS = [
+  "writeFile",
+  "writeFileSync",
+  "writeFileLazy",
+  "appendFile",
+  "mkdir",
+  "mkdirSync",
+  "rm",
+  "cp",
+  "mv",
+  "chmod",
+  "symlink",
+  "link",
+  "utimes",
+] as const satisfies ReadonlyArray<keyof InMemoryFs>;
+
+/**
+ * Reports every modification time as the fixed clock (`ls -l`, `stat`, `find -newer` are stable), and
+ * counts changes: `version` moves on every call of a mutating method (before and after it), so a saved
+ * copy of the tree stays valid while the version is unchanged.
+ */
+export class FixedClockFs extends InMemoryFs {
+  version = 0;
+  /** Set once tracking is on (after the shell built its layout). */
+  tracking = false;
+  /**
+   * Sticky: a change that the fast path does not model happened (a link, a mode change, a write under
+   * the command stubs), so every later command goes to just-bash.
+   */
+  unusual = false;
+  /**
+   * The paths given to mutating calls since the last `takeChanges()` (each changed itself and its
+   * subtree only), or "all" when that is not known: at first, after a path that is not a plain
+   * absolute one, and for good once a link exists (a write through a link changes another path).
+   */
+  private changed: Set<string> | "all" = "all";
+  private linked = false;
+
+  /** The changed paths since the last call (see `changed`), starting a new count. */
+  takeChanges(): Set<string> | "all" {
+    const changed = this.changed;
+    this.changed = this.linked ? "all" : new Set();
+    return changed;
+  }
+
+  private noteChange(name: string, args: unknown[]): void {
+    if (name === "symlink" || name === "link") this.linked = true;
+    if (this.linked) this.changed = "all";
+    if (this.changed === "all") return;
+    for (const p of name === "cp" || name === "mv" ? args.slice(0, 2) : args.slice(0, 1)) {
+      if (typeof p !== "string" || !p.startsWith("/") || /\/\.\.?(\/|$)|\/\//.test(p)) {
+        this.changed = "all";
+        return;
+      }
+      this.changed.add(p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p);
+    }
+  }
+
+  constructor(...args: ConstructorParameters<typeof InMemoryFs>) {
+    super(...args);
+    const methods = this as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const name of MUTATORS) {
+      const original = methods[name]?.bind(this);
+      if (!original) continue;
+      methods[name] = (...a: unknown[]) => {
+        this.version++;
+        this.noteChange(name, a);
+        if (this.tracking && !this.unusual) this.unusual = isUnusualChange(name, a);
+        const result = original(...a);
+        if (result instanceof Promise) return result.finally(() => this.version++);
+        this.version++;
+        return result;
+      };
+    }
+  }
+
+  override async stat(path: string): Promise<FsStat> {
+    return { ...(await super.stat(path)), mtime: FIXED_DATE };
+  }
+  override async lstat(path: string): Promise<FsStat> {
+    return { ...(await super.lstat(path)), mtime: FIXED_DATE };
+  }
+}
+
+/** True when `path` is one of `roots` or inside one. */
+export function isUnder(path: string, roots: Set<string>): boolean {
+  for (const root of roots)
+    if (path === root || path.startsWith(root === "/" ? "/" : `${root}/`)) return true;
+  return false;
+}
+
+/** A change outside what the fast path models (see `FixedClockFs.unusual`). */
+function isUnusualChange(name: string, args: unknown[]): boolean {
+  if (name === "symlink" || name === "link" || name === "chmod") return true;
+  const paths = name === "cp" || name === "mv" ? args.slice(0, 2) : args.slice(0, 1);
+  return paths.some((p) => typeof p !== "string" || isCommandPath(p) || /\/\.\.?(\/|$)|\/\//.test(p));
+}
