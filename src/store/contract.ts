@@ -59,6 +59,12 @@ export interface TreeNodeFilter {
   parentId?: string | null;
 }
 
+/** One page of a listing: `limit` rows (at most 10,000) after skipping `offset`. */
+export interface PageOptions {
+  offset: number;
+  limit: number;
+}
+
 /** A summary row without steps (for listings). */
 export interface TrajectoryHeader extends Omit<Trajectory, "steps" | "finalObservation"> {
   stepCount: number;
@@ -182,8 +188,17 @@ export interface RunStore {
   /** `end.status` must not be `running`. The trajectory has its final status only after this returns. */
   finishTrajectory(trajectoryId: string, end: TrajectoryEnd): void;
   getTrajectory(id: string): Trajectory | undefined;
-  /** Headers in episode order (`episodeIndex`, ties by id). */
-  listTrajectories(runId: string, filter?: TrajectoryFilter): TrajectoryHeader[];
+  /** Headers in episode order (`episodeIndex`, ties by id); `page` selects one page of them. */
+  listTrajectories(runId: string, filter?: TrajectoryFilter, page?: PageOptions): TrajectoryHeader[];
+  /** How many trajectories `listTrajectories(runId, filter)` lists (indexed; no steps read). */
+  countTrajectories(runId: string, filter?: TrajectoryFilter): number;
+  /** A trajectory's header without reading its steps. */
+  getTrajectoryHeader(id: string): TrajectoryHeader | undefined;
+  /**
+   * One page of a trajectory's steps, in index order: those with `offset ≤ index < offset + limit`
+   * (read by the steps' key; empty past the end or for an unknown trajectory).
+   */
+  listSteps(trajectoryId: string, page: PageOptions): StepRecord[];
   /**
    * Full trajectories of a run in episode order, one at a time (memory stays bounded). Writing to the
    * store while iterating is allowed; trajectories started meanwhile may or may not be visited.
@@ -202,8 +217,12 @@ export interface RunStore {
   listTrees(runId: string): TreeRecord[];
   /** Insert or replace nodes (keyed by tree id and node id), all in one transaction. */
   putNodes(nodes: ReadonlyArray<TreeNodeRecord>): void;
-  /** By depth, ties in order of first insertion. */
-  listNodes(treeId: string, filter?: TreeNodeFilter): TreeNodeRecord[];
+  /** By depth, ties in order of first insertion; `page` selects one page of them. */
+  listNodes(treeId: string, filter?: TreeNodeFilter, page?: PageOptions): TreeNodeRecord[];
+  /** How many nodes `listNodes(treeId, filter)` lists. */
+  countNodes(treeId: string, filter?: TreeNodeFilter): number;
+  /** One node of a tree by id. */
+  getNode(treeId: string, nodeId: string): TreeNodeRecord | undefined;
 
   /** Idempotent. Any other call after it throws. */
   close(): void;

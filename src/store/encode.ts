@@ -13,6 +13,7 @@ import {
 import {
   type NewRun,
   type NewTrajectory,
+  type PageOptions,
   RunRecordSchema,
   RunStatusSchema,
   STORE_ERROR_CODES,
@@ -226,6 +227,16 @@ const LimitSchema = z.number().int().nonnegative().optional();
 
 export function checkLimit(limit: number | undefined): number | undefined {
   return check(LimitSchema, limit, "listRuns", "limit");
+}
+
+const PageSchema = z.object({
+  offset: z.number().int().nonnegative(),
+  limit: z.number().int().positive().max(10_000),
+});
+
+/** A listing's page, checked (offset ≥ 0, 1 ≤ limit ≤ 10,000). */
+export function checkPage(page: PageOptions, operation: string): PageOptions {
+  return check(PageSchema, page, operation, "page");
 }
 
 const MIME_EXTENSIONS: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { RunStore } from "./contract.ts";
+import type { PageOptions, RunStore, TreeNodeFilter } from "./contract.ts";
 import * as encode from "./encode.ts";
 import * as encodeStep from "./encode-step.ts";
 import type {
@@ -26,6 +26,12 @@ function byEpisode(a: TrajectoryRow, b: TrajectoryRow): number {
 
 function byNewest(a: RunRow, b: RunRow): number {
   return b.created_at_ms - a.created_at_ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+function pageOf<T>(all: T[], page: PageOptions | undefined, operation: string): T[] {
+  if (page === undefined) return all;
+  const { offset, limit } = encode.checkPage(page, operation);
+  return all.slice(offset, offset + limit);
 }
 
 /** A run store in memory with the SQLite store's semantics; for tests and throwaway runs. */
@@ -82,6 +88,16 @@ export function createMemoryStore(): RunStore {
           (filter.status === undefined || t.status === filter.status),
       )
       .sort(byEpisode);
+  }
+
+  function nodeRows(treeId: string, filter: TreeNodeFilter): NodeRow[] {
+    return [...(nodes.get(treeId)?.values() ?? [])]
+      .filter(
+        (n) =>
+          (filter.status === undefined || n.status === filter.status) &&
+          (filter.parentId === undefined || n.parent_id === filter.parentId),
+      )
+      .sort((a, b) => a.depth - b.depth);
   }
 
   return {
@@ -173,9 +189,28 @@ export function createMemoryStore(): RunStore {
       const row = trajectories.get(id);
       return row && rows.decodeTrajectory(row, stepTexts(id));
     },
-    listTrajectories(runId, filter = {}) {
+    listTrajectories(runId, filter = {}, page) {
       open("listTrajectories");
-      return trajectoryRows(runId, filter).map((row) => rows.decodeTrajectoryHeader(withCount(row)));
+      const selected = pageOf(trajectoryRows(runId, filter), page, "listTrajectories");
+      return selected.map((row) => rows.decodeTrajectoryHeader(withCount(row)));
+    },
+    countTrajectories(runId, filter = {}) {
+      open("countTrajectories");
+      return trajectoryRows(runId, filter).length;
+    },
+    getTrajectoryHeader(id) {
+      open("getTrajectoryHeader");
+      const row = trajectories.get(id);
+      return row && rows.decodeTrajectoryHeader(withCount(row));
+    },
+    listSteps(trajectoryId, page) {
+      open("listSteps");
+      const { offset, limit } = encode.checkPage(page, "listSteps");
+      const log = steps.get(trajectoryId);
+      const out = [];
+      for (let i = offset; log !== undefined && i < Math.min(log.length, offset + limit); i++)
+        out.push(rows.decodeStep(trajectoryId, log.text(i)));
+      return out;
     },
     *iterateTrajectories(runId, filter = {}) {
       open("iterateTrajectories");
@@ -232,16 +267,18 @@ export function createMemoryStore(): RunStore {
         byId.set(row.id, row);
       }
     },
-    listNodes(treeId, filter = {}) {
+    listNodes(treeId, filter = {}, page) {
       open("listNodes");
-      return [...(nodes.get(treeId)?.values() ?? [])]
-        .filter(
-          (n) =>
-            (filter.status === undefined || n.status === filter.status) &&
-            (filter.parentId === undefined || n.parent_id === filter.parentId),
-        )
-        .sort((a, b) => a.depth - b.depth)
-        .map(rows.decodeNode);
+      return pageOf(nodeRows(treeId, filter), page, "listNodes").map(rows.decodeNode);
+    },
+    countNodes(treeId, filter = {}) {
+      open("countNodes");
+      return nodeRows(treeId, filter).length;
+    },
+    getNode(treeId, nodeId) {
+      open("getNode");
+      const row = nodes.get(treeId)?.get(nodeId);
+      return row && rows.decodeNode(row);
     },
 
     close() {

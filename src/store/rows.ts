@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { type Task, TaskSchema, type Trajectory, TrajectorySchema } from "../core/index.ts";
+import {
+  type StepRecord,
+  StepRecordSchema,
+  type Task,
+  TaskSchema,
+  type Trajectory,
+  TrajectorySchema,
+} from "../core/index.ts";
 import {
   type RunRecord,
   RunRecordSchema,
@@ -167,6 +174,11 @@ export function decodeTrajectory(row: TrajectoryRow, steps: ReadonlyArray<string
     },
     `trajectory ${row.id}`,
   );
+}
+
+/** One step's stored `data` text of trajectory `trajectoryId`. */
+export function decodeStep(trajectoryId: string, text: string): StepRecord {
+  return validate(StepRecordSchema, () => JSON.parse(text), `a step of trajectory ${trajectoryId}`);
 }
 
 /** A tree or node record: its own `fields` plus the row's id, status and JSON `data`. */

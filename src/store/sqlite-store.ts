@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { createArtefactFiles } from "./artefact-files.ts";
-import type { RunStore } from "./contract.ts";
+import type { PageOptions, RunStore, TrajectoryFilter, TreeNodeFilter } from "./contract.ts";
 import * as encode from "./encode.ts";
 import * as encodeStep from "./encode-step.ts";
 import * as rows from "./rows.ts";
 import { insert, leaveWalMode, openDatabase, type SqliteStoreOptions } from "./sqlite-open.ts";
-import { prepareStatements, type Statements } from "./statements.ts";
+import { type NodeQuery, prepareStatements, type Statements, type TrajectoryQuery } from "./statements.ts";
 import { createStepBatch, parseBatchOptions } from "./step-batch.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { createStoreHealth } from "./store-health.ts";
@@ -24,6 +24,19 @@ export interface SqliteRunStore extends RunStore {
 }
 
 type PendingArtefact = encode.PendingArtefact;
+
+function trajectoryQuery(runId: string, filter: TrajectoryFilter): TrajectoryQuery {
+  return { run_id: runId, task_id: filter.taskId ?? null, status: filter.status ?? null };
+}
+
+function nodeQuery(treeId: string, filter: TreeNodeFilter): NodeQuery {
+  return {
+    tree_id: treeId,
+    status: filter.status ?? null,
+    any_parent: filter.parentId === undefined ? 1 : 0,
+    parent_id: filter.parentId ?? null,
+  };
+}
 
 /**
  * Opens (creating and migrating when needed) the SQLite run store in `dir`, or opens it read-only (see
@@ -70,6 +83,23 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   function insertArtefactRows(pending: ReadonlyArray<PendingArtefact>): void {
     for (const a of pending)
       st.insertArtefact.run({ sha256: a.sha256, mime: a.mime, size: a.bytes.byteLength });
+  }
+
+  /** A listing read whole, or one page of it (`page` checked), each row decoded. */
+  function listPage<Q extends object, R, T>(
+    operation: string,
+    lists: { all: { all(query: Q): R[] }; page: { all(query: Q & PageOptions): R[] } },
+    query: Q,
+    page: PageOptions | undefined,
+    decode: (row: R) => T,
+  ): T[] {
+    return read(operation, () => {
+      const found =
+        page === undefined
+          ? lists.all.all(query)
+          : lists.page.all({ ...query, ...encode.checkPage(page, operation) });
+      return found.map(decode);
+    });
   }
 
   /** The rules on the committed rows (inside a transaction). */
@@ -216,16 +246,31 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
         return row && rows.decodeTrajectory(row, st.listStepData.all(id));
       });
     },
-    listTrajectories(runId, filter = {}) {
-      return read("listTrajectories", () =>
-        st.listTrajectories
-          .all({ run_id: runId, task_id: filter.taskId ?? null, status: filter.status ?? null })
-          .map(rows.decodeTrajectoryHeader),
-      );
+    listTrajectories(runId, filter = {}, page) {
+      const query = trajectoryQuery(runId, filter);
+      const lists = { all: st.listTrajectories, page: st.listTrajectoryPage };
+      return listPage("listTrajectories", lists, query, page, rows.decodeTrajectoryHeader);
+    },
+    countTrajectories(runId, filter = {}) {
+      return read("countTrajectories", () => st.countTrajectories.get(trajectoryQuery(runId, filter)) ?? 0);
+    },
+    getTrajectoryHeader(id) {
+      return read("getTrajectoryHeader", () => {
+        const row = st.getTrajectory.get(id);
+        return row && rows.decodeTrajectoryHeader(row);
+      });
+    },
+    listSteps(trajectoryId, page) {
+      return read("listSteps", () => {
+        const { offset, limit } = encode.checkPage(page, "listSteps");
+        return st.stepDataPage
+          .all(trajectoryId, offset, offset + limit)
+          .map((text) => rows.decodeStep(trajectoryId, text));
+      });
     },
     *iterateTrajectories(runId, filter = {}) {
       const operation = "iterateTrajectories";
-      const query = { run_id: runId, task_id: filter.taskId ?? null, status: filter.status ?? null };
+      const query = trajectoryQuery(runId, filter);
       let after = { after_episode: -1, after_id: "" };
       for (;;) {
         const page = read(operation, () => st.pageTrajectories.all({ ...query, ...after, limit: 32 }));
@@ -277,17 +322,18 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     putNodes(nodes) {
       write("putNodes", () => putNodesTx.immediate(nodes.map(encode.encodeNode)));
     },
-    listNodes(treeId, filter = {}) {
-      return read("listNodes", () =>
-        st.listNodes
-          .all({
-            tree_id: treeId,
-            status: filter.status ?? null,
-            any_parent: filter.parentId === undefined ? 1 : 0,
-            parent_id: filter.parentId ?? null,
-          })
-          .map(rows.decodeNode),
-      );
+    listNodes(treeId, filter = {}, page) {
+      const lists = { all: st.listNodes, page: st.listNodePage };
+      return listPage("listNodes", lists, nodeQuery(treeId, filter), page, rows.decodeNode);
+    },
+    countNodes(treeId, filter = {}) {
+      return read("countNodes", () => st.countNodes.get(nodeQuery(treeId, filter)) ?? 0);
+    },
+    getNode(treeId, nodeId) {
+      return read("getNode", () => {
+        const row = st.getNode.get(treeId, nodeId);
+        return row && rows.decodeNode(row);
+      });
     },
 
     close() {

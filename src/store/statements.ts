@@ -48,6 +48,10 @@ const TRAJECTORY_FILTER = `run_id = @run_id
   AND (@task_id IS NULL OR task_id = @task_id)
   AND (@status IS NULL OR status = @status)`;
 
+const NODE_FILTER = `tree_id = @tree_id
+  AND (@status IS NULL OR status = @status)
+  AND (@any_parent = 1 OR parent_id IS @parent_id)`;
+
 const TRAJECTORY_COLUMNS = `t.*, (SELECT COUNT(*) FROM steps s WHERE s.trajectory_id = t.id) AS step_count`;
 
 /** Every statement the SQLite store runs, prepared once per store. */
@@ -83,6 +87,15 @@ export function prepareStatements(db: Db) {
     >,
     listTrajectories: db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE ${TRAJECTORY_FILTER}
       ORDER BY episode_index, id`) as Stmt<[TrajectoryQuery], TrajectoryRowWithCount>,
+    listTrajectoryPage:
+      db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE ${TRAJECTORY_FILTER}
+      ORDER BY episode_index, id LIMIT @limit OFFSET @offset`) as Stmt<
+        [TrajectoryQuery & { limit: number; offset: number }],
+        TrajectoryRowWithCount
+      >,
+    countTrajectories: db
+      .prepare(`SELECT COUNT(*) FROM trajectories WHERE ${TRAJECTORY_FILTER}`)
+      .pluck() as Stmt<[TrajectoryQuery], number>,
     pageTrajectories: db.prepare(`SELECT ${TRAJECTORY_COLUMNS} FROM trajectories t WHERE ${TRAJECTORY_FILTER}
       AND (episode_index, id) > (@after_episode, @after_id)
       ORDER BY episode_index, id LIMIT @limit`) as Stmt<[TrajectoryPageQuery], TrajectoryRowWithCount>,
@@ -94,6 +107,9 @@ export function prepareStatements(db: Db) {
     // Positional parameters: binding them costs less than naming them, and this runs for every step.
     insertStep: db.prepare(`INSERT INTO steps (trajectory_id, idx, action_type, reward, terminated, truncated,
       data) VALUES (?, ?, ?, ?, ?, ?, ?)`) as Stmt<StepColumns>,
+    stepDataPage: db
+      .prepare("SELECT data FROM steps WHERE trajectory_id = ? AND idx >= ? AND idx < ? ORDER BY idx")
+      .pluck() as Stmt<[string, number, number], string>,
     listStepData: db.prepare("SELECT data FROM steps WHERE trajectory_id = ? ORDER BY idx").pluck() as Stmt<
       [string],
       string
@@ -115,10 +131,21 @@ export function prepareStatements(db: Db) {
       VALUES (@tree_id, @id, @parent_id, @depth, @status, @data)
       ON CONFLICT (tree_id, id) DO UPDATE SET parent_id = excluded.parent_id, depth = excluded.depth,
       status = excluded.status, data = excluded.data`) as Stmt<[NodeRow]>,
-    listNodes: db.prepare(`SELECT * FROM tree_nodes WHERE tree_id = @tree_id
-      AND (@status IS NULL OR status = @status)
-      AND (@any_parent = 1 OR parent_id IS @parent_id)
+    listNodes: db.prepare(`SELECT * FROM tree_nodes WHERE ${NODE_FILTER}
       ORDER BY depth, rowid`) as Stmt<[NodeQuery], NodeRow>,
+    listNodePage: db.prepare(`SELECT * FROM tree_nodes WHERE ${NODE_FILTER}
+      ORDER BY depth, rowid LIMIT @limit OFFSET @offset`) as Stmt<
+      [NodeQuery & { limit: number; offset: number }],
+      NodeRow
+    >,
+    countNodes: db.prepare(`SELECT COUNT(*) FROM tree_nodes WHERE ${NODE_FILTER}`).pluck() as Stmt<
+      [NodeQuery],
+      number
+    >,
+    getNode: db.prepare("SELECT * FROM tree_nodes WHERE tree_id = ? AND id = ?") as Stmt<
+      [string, string],
+      NodeRow
+    >,
 
     runExists: db.prepare("SELECT 1 FROM runs WHERE id = ?").pluck() as Stmt<[string], number>,
   };

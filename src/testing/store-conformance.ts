@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe } from "vitest";
 import type { RunStore } from "../store/index.ts";
 import { describeArtefactsAndTrees } from "./store-conformance/artefacts-trees.ts";
 import { describeIsolationAndClose } from "./store-conformance/isolation-close.ts";
+import { describePages } from "./store-conformance/pages.ts";
 import { describeRunsAndTasks } from "./store-conformance/runs-tasks.ts";
 import { describeTrajectories } from "./store-conformance/trajectories.ts";
 
@@ -24,6 +25,7 @@ export function describeStoreConformance(name: string, factory: () => RunStore):
     describeRunsAndTasks(current);
     describeTrajectories(current);
     describeArtefactsAndTrees(current);
+    describePages(current);
     describeIsolationAndClose(current);
   });
 }
