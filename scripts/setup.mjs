@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs what a fresh machine lacks: npm packages (npm ci) and Debian's Chromium for the web
 // environment. Used by `npm test`, `npm run demo` and `npm run bench`. Idempotent and quiet when
-// everything is present. Set REHEARSAL_SKIP_CHROMIUM=1 to skip the browser.
+// everything is present. Set REHEARSAL_SKIP_CHROMIUM=1 to skip the browser, REHEARSAL_SKIP_PYTHON=1 to
+// skip Debian's python3-requests and python3-websockets (the Python client's tests, clients/python).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -28,18 +29,22 @@ if (needsInstall) {
   run("npm", ["ci", "--no-audit", "--no-fund"]);
 }
 
+/** Installs Debian packages with apt-get (through `sudo -n` when not root). */
+function aptInstall(packages) {
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const cmd = (args) => (isRoot ? [args[0], args.slice(1)] : ["sudo", ["-n", ...args]]);
+  const [c1, a1] = cmd(["apt-get", "update", "-qq"]);
+  run(c1, a1, { env });
+  const [c2, a2] = cmd(["apt-get", "install", "-y", "-qq", ...packages]);
+  run(c2, a2, { env });
+}
+
 // 2. Chromium for the web environment.
 const chromium = process.env.REHEARSAL_CHROMIUM ?? "/usr/bin/chromium";
 if (!process.env.REHEARSAL_SKIP_CHROMIUM && !existsSync(chromium)) {
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const sudo = isRoot ? [] : ["sudo", "-n"];
   log(`Chromium not found at ${chromium}: installing Debian's chromium (apt-get)`);
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const cmd = (args) => (sudo.length ? ["sudo", ["-n", ...args]] : [args[0], args.slice(1)]);
-  const [c1, a1] = cmd(["apt-get", "update", "-qq"]);
-  run(c1, a1, { env });
-  const [c2, a2] = cmd(["apt-get", "install", "-y", "-qq", "chromium"]);
-  run(c2, a2, { env });
+  aptInstall(["chromium"]);
   if (!existsSync(chromium)) {
     log(
       `Chromium is still missing at ${chromium}. Install it (apt-get install chromium) or set REHEARSAL_CHROMIUM.`,
@@ -50,5 +55,16 @@ if (!process.env.REHEARSAL_SKIP_CHROMIUM && !existsSync(chromium)) {
     log(execFileSync(chromium, ["--version"], { encoding: "utf8" }).trim());
   } catch {
     // The version print is informative only.
+  }
+}
+
+// 3. Debian's python3-requests and python3-websockets for the Python client's tests (they run
+// /usr/bin/python3: a pyenv or venv python3 earlier on PATH is not the one they use).
+const python = "/usr/bin/python3";
+if (!process.env.REHEARSAL_SKIP_PYTHON && existsSync(python)) {
+  const probe = spawnSync(python, ["-c", "import requests, websockets"], { stdio: "ignore" });
+  if (probe.status !== 0) {
+    log("installing Debian's python3-requests and python3-websockets (apt-get) for clients/python");
+    aptInstall(["python3-requests", "python3-websockets"]);
   }
 }

@@ -3,7 +3,7 @@ import type { Runtime } from "../core/index.ts";
 import type { RunRecord, RunStatus, RunStore } from "../store/index.ts";
 
 /** The kinds of run the runner creates (`runs list --kind` accepts these). */
-export const RUN_KINDS = ["run", "search", "eval", "skl", "rl"] as const;
+export const RUN_KINDS = ["run", "search", "eval", "skl", "rl", "serve"] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 
 /** Marks a run failed with the error that stopped it; what was recorded before stays recorded. */
