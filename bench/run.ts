@@ -25,6 +25,8 @@ const sections: Record<string, Section> = {
   terminal: benchTerminal,
   rollout: async () => (await import("./rollout.ts")).benchRollout(),
   worldmodel: async () => (await import("./worldmodel.ts")).benchWorldModel(),
+  serve: async () => (await import("./serve.ts")).benchServe(),
+  ui: async () => (await import("./ui.ts")).benchUi(),
 };
 
 /** The checked-out commit (with `-dirty` when the tree has changes), or null outside a git checkout. */

@@ -12,8 +12,11 @@ import { registerRl } from "./commands/rl.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerRuns } from "./commands/runs.ts";
 import { registerSearch } from "./commands/search.ts";
+import { registerServe } from "./commands/serve.ts";
 import { registerSkl } from "./commands/skl.ts";
 import { registerTasks } from "./commands/tasks.ts";
+import { registerTrain } from "./commands/train.ts";
+import { registerUi } from "./commands/ui.ts";
 import { registerWorldbook } from "./commands/worldbook.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
@@ -85,6 +88,9 @@ export function buildProgram(
   registerNoise(program, context);
   registerDemo(program, context);
   registerWorldbook(program, context);
+  registerTrain(program, context);
+  registerServe(program, context);
+  registerUi(program, context);
   return { program, output: getOutput, context, signals: () => signals };
 }
 

@@ -33,7 +33,10 @@ export function addConfigOptions(
   if (!without.includes("tasks"))
     command.option("--tasks <ids>", "comma-separated task ids, or all", listOption);
   if (!without.includes("policy"))
-    command.option("--policy <name>", "random | scripted | oracle | heuristic | heuristic-norecovery | llm");
+    command.option(
+      "--policy <name>",
+      "random | scripted | oracle | heuristic | heuristic-norecovery | llm | template | tabular:FILE | linear:FILE",
+    );
   command.option("--seed <seed>", "root seed (episode seeds are stable hashes of it)");
   if (!without.includes("store")) command.option("--store <dir>", "run store directory (default .rehearsal)");
   return command;

@@ -32,8 +32,18 @@ export const RunConfigSchema = z
     tasksDir: z.string().optional(),
     /** Task ids, or "all". */
     tasks: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).default("all"),
+    /** A model-free policy by name, or a trained one by checkpoint: `tabular:FILE` / `linear:FILE`. */
     policy: z
-      .enum(["random", "scripted", "oracle", "heuristic", "heuristic-norecovery", "llm", "template"])
+      .union(
+        [
+          z.enum(["random", "scripted", "oracle", "heuristic", "heuristic-norecovery", "llm", "template"]),
+          z.templateLiteral([z.enum(["tabular", "linear"]), ":", z.string().min(1)]),
+        ],
+        {
+          error:
+            "expected one of random, scripted, oracle, heuristic, heuristic-norecovery, llm, template, tabular:FILE, linear:FILE",
+        },
+      )
       .default("random"),
     /** Actions for the scripted policy. */
     script: z.array(z.unknown()).optional(),

@@ -11,6 +11,10 @@ export async function createPolicyFromConfig(
   config: Pick<RunConfig, "policy" | "script" | "llm" | "env" | "worldbook">,
   runtime: Runtime,
 ): Promise<Policy> {
+  if (config.policy.startsWith("tabular:") || config.policy.startsWith("linear:")) {
+    const { trainedPolicyFromSpec } = await import("../policies/trainable/load.ts");
+    return trainedPolicyFromSpec(config.policy, config.worldbook?.family ?? config.env);
+  }
   switch (config.policy) {
     case "random": {
       const { createRandomPolicy } = await import("../policies/random-policy.ts");
@@ -57,4 +61,5 @@ export async function createPolicyFromConfig(
       return createLlmPolicy({ client: createChatClient(llmConfig, runtime), config: llmConfig });
     }
   }
+  throw new UserError("policy.unknown", `unknown policy ${config.policy}`);
 }

@@ -28,6 +28,18 @@ function visitedNames(history: PolicyContext["history"]): Set<string> {
   return names;
 }
 
+/** Every action the heuristic considers in a context, with its score (the trainable policies' web candidates). */
+export function scoredWebActions(context: PolicyContext): Scored[] {
+  const page = readPage(context.observation.axtree ?? context.observation.text);
+  const ins = parseInstruction(context.observation.instruction ?? context.task.instruction);
+  return scoreActions(
+    page,
+    ins,
+    context.history.map((h) => h.action),
+    visitedNames(context.history),
+  );
+}
+
 /** Softmax sampling over scores; temperature 0 picks the best (first on ties). */
 function sample(scored: ReadonlyArray<Scored>, temperature: number, random: Random): Action {
   if (scored.length === 0) return { type: "wait", ms: 500 };
@@ -59,14 +71,7 @@ export function createHeuristicWebPolicy(options: HeuristicWebPolicyOptions = {}
         const raw = JSON.stringify(recover);
         return { candidates: Array.from({ length: n }, () => ({ action: recover, raw })) };
       }
-      const page = readPage(context.observation.axtree ?? context.observation.text);
-      const ins = parseInstruction(context.observation.instruction ?? context.task.instruction);
-      const scored = scoreActions(
-        page,
-        ins,
-        context.history.map((h) => h.action),
-        visitedNames(context.history),
-      );
+      const scored = scoredWebActions(context);
       const candidates: Candidate[] = [];
       for (let i = 0; i < n; i++) {
         const action = sample(scored, temperature * scale, random);

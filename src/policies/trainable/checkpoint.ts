@@ -1,0 +1,106 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { UserError } from "../../core/index.ts";
+import { readUserFile } from "./read-text.ts";
+
+/** The checkpoint format's version: a reader refuses any other. */
+export const CHECKPOINT_VERSION = 1;
+
+export const TrainableKindSchema = z.enum(["tabular", "linear"]);
+export type TrainableKind = z.infer<typeof TrainableKindSchema>;
+
+/** One point of a learning curve (GRPO: per iteration; SFT: per epoch). */
+export const CurvePointSchema = z
+  .object({
+    iteration: z.number().int().nonnegative(),
+    loss: z.number(),
+    successRate: z.number().min(0).max(1).optional(),
+    meanReward: z.number().optional(),
+    meanLength: z.number().optional(),
+    kl: z.number().optional(),
+  })
+  .strict();
+export type CurvePoint = z.infer<typeof CurvePointSchema>;
+
+/**
+ * A trainable policy's parameters, versioned: the kind (tabular | linear), the family it was trained
+ * on (when known), the named weights (absent = 0) and how it was trained (which command, the options,
+ * the iterations done and the curve so far, so `train grpo --resume` continues from it).
+ */
+export const CheckpointSchema = z
+  .object({
+    format: z.literal("rehearsal-trainable-policy"),
+    version: z.literal(CHECKPOINT_VERSION),
+    kind: TrainableKindSchema,
+    family: z.string().min(1).optional(),
+    weights: z.record(z.string(), z.number().finite()),
+    training: z
+      .object({
+        method: z.enum(["init", "sft", "grpo"]),
+        seed: z.string(),
+        /** Iterations (GRPO) or epochs (SFT) done. */
+        iterations: z.number().int().nonnegative(),
+        options: z.record(z.string(), z.unknown()).default({}),
+        curve: z.array(CurvePointSchema).default([]),
+        /** The reference (initial) policy's weights, for the KL term of a resumed GRPO run. */
+        reference: z.record(z.string(), z.number().finite()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type Checkpoint = z.infer<typeof CheckpointSchema>;
+
+/** A fresh checkpoint: all weights 0 (the uniform policy over the candidates). */
+export function emptyCheckpoint(kind: TrainableKind, family?: string): Checkpoint {
+  return {
+    format: "rehearsal-trainable-policy",
+    version: CHECKPOINT_VERSION,
+    kind,
+    ...(family ? { family } : {}),
+    weights: {},
+  };
+}
+
+/** Reads and validates a checkpoint file; every problem is a UserError naming the file and the fix. */
+export function readCheckpoint(path: string): Checkpoint {
+  const text = readUserFile(
+    path,
+    "checkpoint.unreadable",
+    "policy checkpoint",
+    "check the path (make one with 'rehearsal train sft' or 'train grpo')",
+  );
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new UserError(
+      "checkpoint.syntax",
+      `policy checkpoint ${path} is not valid JSON: ${(e as Error).message}`,
+      {
+        cause: e,
+      },
+    );
+  }
+  const r = CheckpointSchema.safeParse(data);
+  if (!r.success) {
+    const issues = r.error.issues.map(
+      (i) => `${["checkpoint", ...i.path.map(String)].join(".")}: ${i.message}`,
+    );
+    throw new UserError(
+      "checkpoint.invalid",
+      `policy checkpoint ${path} is not a version-${CHECKPOINT_VERSION} rehearsal checkpoint: ${issues.join("; ")}`,
+    );
+  }
+  return r.data;
+}
+
+/** Writes a checkpoint atomically (a temporary file renamed into place), creating its folder. */
+export function writeCheckpoint(path: string, checkpoint: Checkpoint): void {
+  const valid = CheckpointSchema.parse(checkpoint);
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(valid, null, 1)}\n`);
+  renameSync(tmp, path);
+}
