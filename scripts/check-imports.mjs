@@ -44,7 +44,7 @@ const ALLOWED = {
   worldmodel: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "knowledge"],
   rl: ["core", "store", "envs", "policies", "llm", "rollout", "eval", "worldmodel", "noise"],
   runner: RUNNER_IMPORTS,
-  experiments: [...RUNNER_IMPORTS, "worldmodel", "rl", "runner"],
+  experiments: [...RUNNER_IMPORTS, "worldmodel", "rl", "runner", "train"],
   train: ["core", "store", "envs", "policies", "rollout", "rl", "export", "knowledge"],
   testing: ["core", "store", "llm"],
   ui: ["core", "store", "search", "noise", "eval", "knowledge", "worldmodel"],

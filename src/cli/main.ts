@@ -6,6 +6,7 @@ import { packageVersion } from "../runner/code-version.ts";
 import { createSignalController, type SignalController } from "../runner/signals.ts";
 import { registerDemo } from "./commands/demo.ts";
 import { registerEval } from "./commands/eval.ts";
+import { registerExperiment } from "./commands/experiment.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerNoise } from "./commands/noise.ts";
 import { registerRl } from "./commands/rl.ts";
@@ -88,6 +89,7 @@ export function buildProgram(
   registerNoise(program, context);
   registerDemo(program, context);
   registerWorldbook(program, context);
+  registerExperiment(program, context);
   registerTrain(program, context);
   registerServe(program, context);
   registerUi(program, context);
