@@ -208,7 +208,13 @@ class Terminal implements TerminalEnvironment {
     });
     if (s.transcript.length > this.config.transcriptLength)
       s.transcript.splice(0, s.transcript.length - this.config.transcriptLength);
-    if (out.stoppedBy) {
+    if (out.stoppedBy === "filesystem") {
+      info.stoppedBy = out.stoppedBy;
+      s.lastError = {
+        code: "filesystem_limit_exceeded",
+        message: `The command's write went past the file-system limit of ${this.config.limits.maxFileSystemBytes} bytes and failed (exit code 1; what it wrote before is kept). Remove files or write less.`,
+      };
+    } else if (out.stoppedBy) {
       info.stoppedBy = out.stoppedBy;
       s.lastError = {
         code: out.stoppedBy === "timeout" ? "command_timeout" : "command_budget_exceeded",
@@ -258,7 +264,7 @@ class Terminal implements TerminalEnvironment {
       spec,
       world: buildTerminalWorld(spec, snap.seed),
       seed: snap.seed,
-      shell: await createSandboxShell(this.config.limits, entries as SavedEntry[]),
+      shell: await createSandboxShell(this.config.limits, entries as SavedEntry[], { exact: true }),
       random: restoreRandom(random, `${TERMINAL_FAMILY}|${snap.taskId}|${snap.seed}|shell`),
       state: structuredClone(state),
     });

@@ -41,12 +41,12 @@ export async function isPlainDir(fs: Fs, path: string): Promise<boolean> {
 }
 
 /** True when `path` is an existing regular file whose directory is a plain directory. */
-async function isPlainFile(fs: Fs, path: string): Promise<boolean> {
+export async function isPlainFile(fs: Fs, path: string): Promise<boolean> {
   const st = await lstatOrNull(fs, path);
   return st?.isFile === true && !st.isSymbolicLink && (await isPlainDir(fs, parentOf(path)));
 }
 
-function parentOf(path: string): string {
+export function parentOf(path: string): string {
   const at = path.lastIndexOf("/");
   return at <= 0 ? "/" : path.slice(0, at);
 }
@@ -83,7 +83,8 @@ function eachOperand(
   };
 }
 
-export const FAST_COMMANDS = new Map<string, Runner>([
+/** The commands that work on paths (the text commands are in `fast-path-text.ts`). */
+export const FILE_COMMANDS = new Map<string, Runner>([
   ["pwd", async (_fs, call, cwd) => (call.args.length === 0 ? `${cwd}\n` : undefined)],
   [
     "cat",
@@ -156,6 +157,7 @@ export const FAST_COMMANDS = new Map<string, Runner>([
       return names.map((n) => `${n}\n`).join("");
     },
   ],
+  ["find", find],
   ["cp", (fs, call, cwd) => copyOrMove(fs, call, cwd, (from, to) => fs.cp(from, to, { recursive: false }))],
   ["mv", (fs, call, cwd) => copyOrMove(fs, call, cwd, (from, to) => fs.mv(from, to))],
   [
@@ -169,23 +171,41 @@ export const FAST_COMMANDS = new Map<string, Runner>([
       (fs, path, recursive) => fs.rm(path, { recursive, force: false }),
     ),
   ],
-  [
-    "head",
-    async (fs, call, cwd) => {
-      // `head -N FILE` and `head -n N FILE` on one regular UTF-8 file.
-      const [flag, ...rest] = call.args;
-      const count = flag === "-n" ? rest.shift() : flag?.slice(1);
-      const name = rest[0];
-      if (!flag?.startsWith("-") || rest.length !== 1 || name === undefined || name.startsWith("-"))
-        return undefined;
-      if (count === undefined || !/^[0-9]{1,6}$/.test(count)) return undefined;
-      const path = fs.resolvePath(cwd, name);
-      if (isSystemPath(path) || !(await isPlainFile(fs, path))) return undefined;
-      const text = decodeSmall(await fs.readFileBuffer(path));
-      return text === undefined ? undefined : firstLines(text, Number(count));
-    },
-  ],
 ]);
+
+/** A `find` operand: `.` or a relative path of plain components (an optional trailing `/`). */
+const FIND_OPERAND = /^(\.|[A-Za-z0-9_,+=:@%][A-Za-z0-9._,+=:@%-]*(\/[A-Za-z0-9._,+=:@%-]+)*\/?)$/;
+/** Larger trees go to just-bash. */
+const MAX_FIND_ENTRIES = 2000;
+
+/**
+ * `find PATH` with no expression: PATH (as written, a trailing `/` dropped), then every entry under it
+ * depth first, each directory's names in code-unit order (just-bash's order), hidden names included.
+ */
+async function find(fs: Fs, call: Call, cwd: string): Promise<string | undefined> {
+  const arg = call.args[0];
+  if (call.args.length !== 1 || arg === undefined || !FIND_OPERAND.test(arg)) return undefined;
+  const start = arg.length > 1 && arg.endsWith("/") ? arg.slice(0, -1) : arg;
+  if (start !== "." && start.split("/").some((c) => c === "." || c === "..")) return undefined;
+  const root = fs.resolvePath(cwd, start);
+  if (root === "/" || isSystemPath(root)) return undefined;
+  const out = [start];
+  if (await isPlainDir(fs, root)) {
+    const walk = async (dir: string, shown: string): Promise<boolean> => {
+      for (const name of (await fs.readdir(dir)).sort()) {
+        if (out.length >= MAX_FIND_ENTRIES) return false;
+        const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+        out.push(`${shown}/${name}`);
+        const st = await lstatOrNull(fs, path);
+        if (st === null || st.isSymbolicLink) return false;
+        if (st.isDirectory && !(await walk(path, `${shown}/${name}`))) return false;
+      }
+      return true;
+    };
+    if (!(await walk(root, start))) return undefined;
+  } else if (!(await isPlainFile(fs, root))) return undefined;
+  return out.map((p) => `${p}\n`).join("");
+}
 
 /** `mkdir -p` succeeds: every existing component is a plain directory, the rest can be created. */
 async function isPlainPrefix(fs: Fs, path: string): Promise<boolean> {
@@ -227,22 +247,11 @@ async function copyOrMove(
 }
 
 /** The text of `bytes` when they are valid UTF-8 and small (just-bash's output decoding then gives it). */
-function decodeSmall(bytes: Uint8Array): string | undefined {
+export function decodeSmall(bytes: Uint8Array): string | undefined {
   if (bytes.length > MAX_CAT_BYTES) return undefined;
   try {
     return utf8.decode(bytes);
   } catch {
     return undefined;
   }
-}
-
-/** The first `n` lines of `text` with their newlines (all of it when it has fewer), as `head -n`. */
-function firstLines(text: string, n: number): string {
-  let at = 0;
-  for (let lines = 0; lines < n; lines++) {
-    const nl = text.indexOf("\n", at);
-    if (nl === -1) return text;
-    at = nl + 1;
-  }
-  return text.slice(0, at);
 }

@@ -1,10 +1,12 @@
 import type { Bash } from "just-bash";
-import { type Call, FAST_COMMANDS, type Fs, isPlainDir, type Runner } from "./fast-path-commands.ts";
+import { type Call, FILE_COMMANDS, type Fs, isPlainDir, type Runner } from "./fast-path-commands.ts";
+import { TEXT_COMMANDS } from "./fast-path-text.ts";
 import { isSystemPath } from "./system-paths.ts";
 
 /**
- * An exact fast path for the commonest simple commands (`cat FILE...`, `cd DIR`, `pwd`, `mkdir [-p]
- * DIR...`, `echo WORDS [> | >> FILE]`, `touch NEWFILE...`, `cp FILE DEST`, `rm FILE...`), run over the
+ * An exact fast path for the commonest simple commands (`cat FILE...`, `cd DIR`, `pwd`, `ls [DIR]`,
+ * `mkdir [-p] DIR...`, `echo WORDS [> | >> FILE]`, `touch NEWFILE...`, `cp`/`mv FILE DEST`, `rm [-r]
+ * PATH...`, `find PATH`; `head`/`tail -n N`, `wc -l`, `sort` and `grep WORD` of one file), run over the
  * shell's own file system without just-bash's parser and interpreter. It answers only a command that
  * matches a strict grammar (plain words of `[A-Za-z0-9._/,+=:@%-]`, single-quoted words for echo, one
  * `>`/`>>` for echo; no globs, variables, pipes, other quotes or options than those named) and that it
@@ -14,6 +16,8 @@ import { isSystemPath } from "./system-paths.ts";
  * file-system calls. Anything else returns `undefined` before changing anything, and just-bash runs it.
  * `test/envs/terminal/fast-path-differential.test.ts` compares both over generated commands and states.
  */
+
+const FAST_COMMANDS = new Map<string, Runner>([...FILE_COMMANDS, ...TEXT_COMMANDS]);
 
 /** The parts of just-bash's shell state that persist between commands and that the fast path reads. */
 export interface FastPathState {
@@ -74,7 +78,7 @@ function parseCall(command: string): Call | undefined {
 }
 
 /** The environment just-bash returns: `env` in its order, then each of `sets` (existing keys keep their place). */
-function envAfter(env: Record<string, string>, sets: Array<[string, string]>): Record<string, string> {
+export function envAfter(env: Record<string, string>, sets: Array<[string, string]>): Record<string, string> {
   const map = new Map(Object.entries(env));
   for (const [k, v] of sets) map.set(k, v);
   return Object.fromEntries(map);

@@ -78,6 +78,32 @@ export class FixedClockFs extends InMemoryFs {
     }
   }
 
+  /**
+   * The entry stored under `path` itself, no symlink on the way resolved. The in-memory file system
+   * writes through a path's own words (`echo x > link/f` stores `link/f` even when `link` is a symlink)
+   * but reads through its symlinks, so such an entry cannot be read by `lstat` (it reaches another path
+   * or none); this reads its map directly, or returns undefined when the map or the entry does not have
+   * the expected shape (then the caller reads through the public calls).
+   */
+  storedEntry(path: string): StoredEntry | undefined {
+    const data = (this as unknown as { data?: unknown }).data;
+    if (!(data instanceof Map)) return undefined;
+    const e = data.get(path) as { type?: unknown; mode?: unknown; content?: unknown; target?: unknown };
+    if (e === undefined || typeof e.mode !== "number") return undefined;
+    if (e.type === "directory") return { kind: "dir", mode: e.mode };
+    if (e.type === "symlink" && typeof e.target === "string")
+      return { kind: "symlink", mode: e.mode, target: e.target };
+    if (e.type === "file" && e.content instanceof Uint8Array)
+      return { kind: "file", mode: e.mode, content: e.content };
+    return undefined;
+  }
+
+  /** True when an entry is stored under `path` itself (true when the map is not the expected shape). */
+  hasStored(path: string): boolean {
+    const data = (this as unknown as { data?: unknown }).data;
+    return data instanceof Map ? data.has(path) : true;
+  }
+
   override async stat(path: string): Promise<FsStat> {
     return { ...(await super.stat(path)), mtime: FIXED_DATE };
   }
@@ -85,6 +111,12 @@ export class FixedClockFs extends InMemoryFs {
     return { ...(await super.lstat(path)), mtime: FIXED_DATE };
   }
 }
+
+/** One stored entry (`FixedClockFs.storedEntry`): a file's content is the stored array itself. */
+export type StoredEntry =
+  | { kind: "dir"; mode: number }
+  | { kind: "symlink"; mode: number; target: string }
+  | { kind: "file"; mode: number; content: Uint8Array };
 
 /** True when `path` is one of `roots` or inside one. */
 export function isUnder(path: string, roots: Set<string>): boolean {

@@ -10,8 +10,10 @@ import {
   runFastPath,
   unchanged,
 } from "./fast-path.ts";
-import { FixedClockFs, isUnder } from "./fixed-clock-fs.ts";
+import { parentOf } from "./fast-path-commands.ts";
+import { FixedClockFs, isUnder, type StoredEntry } from "./fixed-clock-fs.ts";
 import { dateCommand } from "./fixed-date.ts";
+import { fileSystemLimitOutcome } from "./fs-limit.ts";
 import { isSystemPath } from "./system-paths.ts";
 
 /**
@@ -113,7 +115,7 @@ export interface ShellOutcome {
   exitCode: number;
   env: Record<string, string>;
   /** Which limit stopped the command, when one did. */
-  stoppedBy?: "budget" | "timeout";
+  stoppedBy?: "budget" | "timeout" | "filesystem";
   /** Set when the fast path (`fast-path.ts`) answered instead of just-bash. */
   fast?: true;
 }
@@ -121,7 +123,7 @@ export interface ShellOutcome {
 export { isSystemPath, SYSTEM_ROOTS } from "./system-paths.ts";
 
 const BUDGET_PATTERN =
-  /too many commands|maximum recursion depth|iteration limit|exceeded maximum iterations|limit exceeded|exceeded its execution deadline|execution timeout|maximum .* exceeded/i;
+  /too many commands|maximum recursion depth|iteration limit|exceeded maximum iterations|limit exceeded|exceeded (its )?execution deadline|execution timeout|maximum .* exceeded/i;
 
 /**
  * True when just-bash's script normalizing (each line's leading whitespace trimmed, here-doc bodies
@@ -148,9 +150,10 @@ export class SandboxShell {
   constructor(
     private readonly limits: TerminalLimits,
     entries: ReadonlyArray<SavedEntry>,
-    options: { fastPath?: boolean } = {},
+    options: ShellOptions = {},
   ) {
     installRandomDispatcher();
+    this.exact = options.exact === true;
     const fs = new FixedClockFs(undefined, { maxTotalBytes: limits.maxFileSystemBytes });
     this.fs = fs;
     const commands: CustomCommand[] = [dateCommand];
@@ -174,17 +177,7 @@ export class SandboxShell {
         maxFileSystemBytes: limits.maxFileSystemBytes,
       },
     });
-    for (const e of entries) {
-      if (e.kind === "dir") fs.mkdirSync(e.path, { recursive: true });
-    }
-    for (const e of entries) {
-      if (e.kind === "file") {
-        const content = e.base64 !== undefined ? Buffer.from(e.base64, "base64") : (e.text ?? "");
-        fs.writeFileSync(e.path, content, undefined, { mode: e.mode });
-      }
-    }
-    this.pendingLinks = entries.filter((e) => e.kind === "symlink");
-    this.modes = entries.filter((e) => e.kind === "dir");
+    this.pending = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const state = fastPathStateOf(this.bash);
     const plain = entries.every(
       (e) => e.mode === (e.kind === "dir" ? 0o755 : e.kind === "file" ? 0o644 : -1),
@@ -193,16 +186,38 @@ export class SandboxShell {
     this.fastBaseline = this.fastState ? baselineOf(this.fastState) : undefined;
   }
 
-  private pendingLinks: SavedEntry[];
-  private modes: SavedEntry[];
+  private readonly exact: boolean;
+  /** The entries to create, by path (a directory or link before what is stored under its path). */
+  private pending: SavedEntry[];
 
-  /** Finishes construction (symlinks and directory modes need the async API). */
+  /**
+   * Finishes construction: creates the entries in path order, so that one stored under a symlink's
+   * path (the file system writes through a path's own words, see `FixedClockFs.storedEntry`) is stored
+   * there again, not in a directory made in the link's place; then the modes of links and directories.
+   */
   async ready(): Promise<this> {
     const fs = this.fs;
-    for (const e of this.pendingLinks) await fs.symlink(e.target ?? "", e.path);
-    for (const e of this.modes) await fs.chmod(e.path, e.mode);
-    this.pendingLinks = [];
-    this.modes = [];
+    const placeholders: string[] = [];
+    for (const e of this.pending) {
+      // In an exact list (a `save()`), an entry whose parent is not listed (`mv f f/x` keeps `f/x` and
+      // drops `f`) is written under empty placeholder files, removed at the end, so that no directory
+      // is made in their place; otherwise missing parents are made as directories (`mkdir -p`).
+      const missing: string[] = [];
+      for (let at = parentOf(e.path); this.exact && at !== "/" && !fs.hasStored(at); at = parentOf(at))
+        missing.push(at);
+      for (const at of missing.reverse()) fs.writeFileSync(at, "");
+      placeholders.push(...missing);
+      if (e.kind === "dir") fs.mkdirSync(e.path, { recursive: true });
+      else if (e.kind === "symlink") await fs.symlink(e.target ?? "", e.path);
+      else {
+        const content = e.base64 !== undefined ? Buffer.from(e.base64, "base64") : (e.text ?? "");
+        fs.writeFileSync(e.path, content, undefined, { mode: e.mode });
+      }
+    }
+    for (const at of placeholders.reverse()) await fs.rm(at);
+    for (const e of this.pending)
+      if (e.kind === "dir" || (e.kind === "symlink" && e.mode !== 0o777)) await fs.chmod(e.path, e.mode);
+    this.pending = [];
     fs.tracking = true;
     return this;
   }
@@ -249,7 +264,12 @@ export class SandboxShell {
       const exec = usesAwk
         ? withCommandRandom(random.derive("awk", random.int(2 ** 30)), () => this.bash.exec(script, options))
         : this.bash.exec(script, options);
-      const result = await Promise.race([exec, watchdog]);
+      const result = await Promise.race([exec, watchdog]).catch((e: unknown) => {
+        const outcome = fileSystemLimitOutcome(e, env, this.limits.maxFileSystemBytes);
+        if (outcome === undefined) throw e;
+        return { fsLimit: outcome };
+      });
+      if (typeof result === "object" && "fsLimit" in result) return result.fsLimit;
       if (result === "timeout") {
         exec.catch(() => undefined);
         return {
@@ -313,14 +333,13 @@ export class SandboxShell {
         out.push(same);
         continue;
       }
-      const st = await fs.lstat(path);
-      if (st.isSymbolicLink)
-        out.push({ path, kind: "symlink", mode: st.mode, target: await fs.readlink(path) });
-      else if (st.isDirectory) out.push({ path, kind: "dir", mode: st.mode });
+      const st = fs.storedEntry(path) ?? (await readStoredEntry(fs, path));
+      if (st.kind === "symlink") out.push({ path, kind: "symlink", mode: st.mode, target: st.target });
+      else if (st.kind === "dir") out.push({ path, kind: "dir", mode: st.mode });
       else {
         // The file system replaces a file's content array on every change (never edits it in place),
         // so an unchanged array with an unchanged mode is the same saved entry as last time.
-        const content = await fs.readFileBuffer(path);
+        const content = st.content;
         const kept = this.files.get(path);
         if (kept !== undefined && kept.content === content && kept.entry.mode === st.mode) {
           out.push(kept.entry);
@@ -350,11 +369,28 @@ export class SandboxShell {
   private readonly files = new Map<string, { content: Uint8Array; entry: SavedEntry }>();
 }
 
-/** A ready shell over `entries` (`fastPath: false` sends every command to just-bash). */
+/** An entry read through the public calls (when `FixedClockFs.storedEntry` cannot read it). */
+async function readStoredEntry(fs: FixedClockFs, path: string): Promise<StoredEntry> {
+  const st = await fs.lstat(path);
+  if (st.isSymbolicLink) return { kind: "symlink", mode: st.mode, target: await fs.readlink(path) };
+  if (st.isDirectory) return { kind: "dir", mode: st.mode };
+  return { kind: "file", mode: st.mode, content: await fs.readFileBuffer(path) };
+}
+
+/**
+ * `fastPath: false` sends every command to just-bash; `exact: true` takes the entries as a complete
+ * `save()` (a parent that is not listed is not stored, as after `mv f f/x`), for restoring snapshots.
+ */
+export interface ShellOptions {
+  fastPath?: boolean;
+  exact?: boolean;
+}
+
+/** A ready shell over `entries` (see `ShellOptions`). */
 export async function createSandboxShell(
   limits: TerminalLimits,
   entries: ReadonlyArray<SavedEntry>,
-  options: { fastPath?: boolean } = {},
+  options: ShellOptions = {},
 ): Promise<SandboxShell> {
   return new SandboxShell(limits, entries, options).ready();
 }
