@@ -11,7 +11,7 @@ import { createMixedPolicy } from "./mixed-policy.ts";
 /** One batch of episodes: a base policy, mixed with random actions at `randomRate` per step. */
 export const RecordingBatchSchema = z
   .object({
-    policy: z.enum(["random", "oracle", "heuristic"]),
+    policy: z.enum(["random", "oracle", "heuristic", "template"]),
     randomRate: z.number().min(0).max(1).default(0),
     episodes: z.number().int().positive(),
   })

@@ -2,6 +2,7 @@ import { type Action, type PolicyContext, sha256Hex } from "../../core/index.ts"
 import { parseAxtree } from "../../envs/web/accessibility-text.ts";
 import { tokens } from "../heuristic-web/instruction.ts";
 import { actionKey, familyOf } from "./candidates.ts";
+import { frozenLakeFeatures } from "./frozenlake-features.ts";
 import type { Features } from "./log-linear.ts";
 
 /**
@@ -101,9 +102,9 @@ function terminalFeatures(
 /**
  * The linear policy's features of one candidate: its type and the step bucket, whether it repeats the
  * last action or one of the recent ones; on grid and board families the action itself and the pair
- * (last action, action); on the web the element's role, its name/value overlap with the instruction
- * and whether it was acted on; on the terminal the command verb (and the verb before it) and its
- * overlap with the instruction's words.
+ * (last action, action), and on FrozenLake the local tiles of `frozenlake-features.ts`; on the web
+ * the element's role, its name/value overlap with the instruction and whether it was acted on; on
+ * the terminal the command verb (and the verb before it) and its overlap with the instruction's words.
  */
 export function linearFeatures(context: PolicyContext, action: Action): Features {
   const type = action.type;
@@ -121,6 +122,7 @@ export function linearFeatures(context: PolicyContext, action: Action): Features
   const family = familyOf(context);
   if (context.observation.legalActions && context.observation.legalActions.length > 0) {
     out.push([`action=${key}`, 1], [`last=${lastKey}|action=${key}`, 1]);
+    if (family === "frozenlake") out.push(...frozenLakeFeatures(context, action));
   } else if (family === "terminal") {
     out.push(...terminalFeatures(action, instruction, recent));
   } else {

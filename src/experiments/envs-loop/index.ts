@@ -1,0 +1,4 @@
+export * from "./options.ts";
+export * from "./pipeline.ts";
+export * from "./results.ts";
+export * from "./steps.ts";

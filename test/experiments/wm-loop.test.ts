@@ -1,0 +1,86 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runWmLoop } from "../../src/experiments/wm-loop/experiment.ts";
+import { WmLoopOptionsSchema, wmLoopSettings } from "../../src/experiments/wm-loop/options.ts";
+import { WmLoopResultsSchema } from "../../src/experiments/wm-loop/results.ts";
+import { runMain } from "../cli/run-cli.ts";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "wm-loop-"));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("rehearsal experiment wm-loop", () => {
+  it("trains in the world model and in the real env for matched seconds and scores both in the real env", async () => {
+    const out = join(tempDir(), "exp");
+    const r = await runMain(["experiment", "wm-loop", "--scale", "small", "--seed", "3", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("world model");
+    expect(r.stdout).toContain("real env");
+    expect(r.stdout).toContain("frozenlake-slippery-4x4");
+    expect(r.stdout).toContain("terminal-short");
+    const results = WmLoopResultsSchema.parse(JSON.parse(readFileSync(join(out, "results.json"), "utf8")));
+    expect(results.families.map((f) => f.family)).toEqual(["frozenlake", "terminal"]);
+    const settings = wmLoopSettings(WmLoopOptionsSchema.parse({ scale: "small" }));
+    for (const [i, f] of results.families.entries()) {
+      const setting = settings[i];
+      if (!setting || !("seconds" in setting.budget)) throw new Error("small settings use a time budget");
+      expect(existsSync(join(f.worldbook.dir, "manifest.json"))).toBe(true);
+      const svg = readFileSync(join(out, `curve-${f.name}.svg`), "utf8");
+      expect(svg).toMatch(/^<svg/);
+      expect(svg.match(/<polyline/g)?.length).toBe(2);
+      for (const arm of f.arms) {
+        // Matched wall-clock: each arm trained at least the budget, stopping after the first iteration past it.
+        expect(arm.seconds).toBeGreaterThanOrEqual(setting.budget.seconds);
+        expect(arm.iterations).toBe(arm.trainSuccess.length);
+        expect(arm.iterations).toBeGreaterThan(0);
+        // pass@1 comes from real episodes: every task played evalEpisodes times, successes counted per task.
+        for (const e of [arm.final, ...arm.curve.map((c) => c.real)]) {
+          expect(e.episodes).toBe(setting.evalEpisodes * f.tasks.length);
+          const perTask = Object.values(e.perTask);
+          expect(perTask.reduce((a, t) => a + t.successes, 0)).toBe(e.successes);
+          expect(e.pass1).toBeCloseTo(e.successes / e.episodes, 12);
+          expect(e.wmCallsPerTrajectory).toBe(0);
+        }
+        const seconds = arm.curve.map((c) => c.seconds);
+        expect([...seconds].sort((a, b) => a - b)).toEqual(seconds);
+        expect(arm.curve.at(-1)?.iteration).toBe(arm.iterations);
+      }
+    }
+    expect(results.wmCalls).toMatch(/^none/);
+  }, 240_000);
+
+  it("is deterministic per seed with fixed iterations, and the seed matters", async () => {
+    const run = async (seed: string) => {
+      const r = await runWmLoop(
+        { families: ["frozenlake"], scale: "small", seed, iterations: 4, evalEpisodes: 30 },
+        { out: tempDir(), now: () => 0 },
+      );
+      const f = r.families[0];
+      if (!f) throw new Error("no family result");
+      return f.arms.map((a) => ({
+        it: a.iterations,
+        train: a.trainSuccess,
+        curve: a.curve.map((c) => c.real),
+      }));
+    };
+    const a = await run("7");
+    expect(await run("7")).toEqual(a);
+    expect(a.map((x) => x.it)).toEqual([4, 4]);
+    const b = await run("8");
+    expect(b).not.toEqual(a);
+  }, 240_000);
+
+  it("rejects an unknown family as a user error", async () => {
+    const r = await runMain(["experiment", "wm-loop", "--families", "chess", "--out", tempDir()]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("wm-loop");
+  });
+});
