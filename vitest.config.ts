@@ -23,6 +23,8 @@ export const SLOW = [
   "test/cli/noise-eval-cli.test.ts",
   "test/envs/web/faults.test.ts",
   "test/search/resume-kill.test.ts",
+  "test/serve/web-serve.test.ts",
+  "test/serve/python-client.test.ts",
 ];
 
 /**

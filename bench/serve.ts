@@ -123,23 +123,19 @@ async function runLoad(load: Load): Promise<Record<string, number | boolean>> {
 
 export async function benchServe(): Promise<Record<string, number | string | boolean>> {
   const moves = ["left", "down", "right", "up"] as const;
-  const frozen = await runLoad({
-    family: "frozenlake",
-    sessions: 32,
-    steps: 200,
-    taskId: "8x8",
-    create: async () => createFrozenLakeEnvironment({}),
-    action: (_obs, i, k) => ({ type: "move", direction: moves[(i * 7 + k * 13 + ((k * k) >> 2)) % 4] }),
-  });
+  /** `sessions` clients, 200 seeded moves each, on FrozenLake 8x8. */
+  const lake = (family: string, sessions: number) =>
+    runLoad({
+      family,
+      sessions,
+      steps: 200,
+      taskId: "8x8",
+      create: async () => createFrozenLakeEnvironment({}),
+      action: (_obs, i, k) => ({ type: "move", direction: moves[(i * 7 + k * 13 + ((k * k) >> 2)) % 4] }),
+    });
+  const frozen = await lake("frozenlake", 32);
   // One session alone: the wire's own overhead per step, without queueing behind 31 others.
-  const single = await runLoad({
-    family: "frozenlake_single",
-    sessions: 1,
-    steps: 200,
-    taskId: "8x8",
-    create: async () => createFrozenLakeEnvironment({}),
-    action: (_obs, i, k) => ({ type: "move", direction: moves[(i * 7 + k * 13 + ((k * k) >> 2)) % 4] }),
-  });
+  const single = await lake("frozenlake_single", 1);
   const { createWebEnvironment } = await import("../src/envs/web/index.ts");
   const web = await runLoad({
     family: "web",

@@ -14,6 +14,7 @@ import {
   type Policy,
   runSearch,
   SearchConfigSchema,
+  SFT_EXPORT_DEFAULTS,
 } from "rehearsal";
 
 const moves: Action[] = (["left", "down", "right", "up"] as const).map((direction) => ({
@@ -57,18 +58,7 @@ for (const [i, task] of tasks.entries()) {
 }
 
 const out = join(dir, "sft.jsonl");
-const report = exportSft(store, {
-  runId,
-  out,
-  format: "trl",
-  observation: "axtree",
-  window: 1,
-  historyLength: 5,
-  beta: 0.5,
-  wMax: 2,
-  materializeWeights: false,
-  seed: "0",
-});
+const report = exportSft(store, { ...SFT_EXPORT_DEFAULTS, runId, out });
 const first = JSON.parse(readFileSync(out, "utf8").split("\n")[0] ?? "{}") as { messages?: unknown[] };
 console.log(`${report.records} SFT records in ${out}; the first has ${first.messages?.length ?? 0} messages`);
 for (const env of envs) await env.close();

@@ -10,6 +10,7 @@ export * from "./observation.ts";
 export * from "./perturbation.ts";
 export * from "./policy.ts";
 export * from "./random.ts";
+export * from "./read-json-file.ts";
 export * from "./runtime.ts";
 export * from "./snapshot.ts";
 export * from "./state-view.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TrajectoryStatusSchema, UserError } from "../core/index.ts";
+import { SFT_EXPORT_DEFAULTS } from "./sft-export.ts";
 
 /**
  * The options of the export commands, validated at the CLI boundary: a bad value is a UserError that
@@ -20,15 +21,15 @@ export type TrajectoriesExportFlags = z.infer<typeof TrajectoriesExportFlagsSche
 export const SftExportFlagsSchema = z.object({
   run: runId,
   out: z.string().min(1),
-  format: z.enum(["trl", "sharegpt"]).default("trl"),
-  observation: z.enum(["axtree", "screenshot", "both"]).default("axtree"),
-  window: z.number().int().min(1).default(1),
-  history: z.number().int().min(0).default(5),
-  beta: z.number().finite().default(0.5),
-  wMax: z.number().finite().default(2),
+  format: z.enum(["trl", "sharegpt"]).default(SFT_EXPORT_DEFAULTS.format),
+  observation: z.enum(["axtree", "screenshot", "both"]).default(SFT_EXPORT_DEFAULTS.observation),
+  window: z.number().int().min(1).default(SFT_EXPORT_DEFAULTS.window),
+  history: z.number().int().min(0).default(SFT_EXPORT_DEFAULTS.historyLength),
+  beta: z.number().finite().default(SFT_EXPORT_DEFAULTS.beta),
+  wMax: z.number().finite().default(SFT_EXPORT_DEFAULTS.wMax),
   fraction: z.number().gt(0).max(1).optional(),
-  materializeWeights: z.boolean().default(false),
-  seed: z.string().default("0"),
+  materializeWeights: z.boolean().default(SFT_EXPORT_DEFAULTS.materializeWeights),
+  seed: z.string().default(SFT_EXPORT_DEFAULTS.seed),
   store: storeDir,
 });
 export type SftExportFlags = z.infer<typeof SftExportFlagsSchema>;

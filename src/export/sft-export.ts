@@ -21,6 +21,18 @@ export interface SftExportOptions {
   seed: string;
 }
 
+/** The options `rehearsal export sft` leaves at their defaults: TRL rows of the axtree, one step shown, β 0.5, w_max 2. */
+export const SFT_EXPORT_DEFAULTS: Readonly<Omit<SftExportOptions, "runId" | "out" | "fraction">> = {
+  format: "trl",
+  observation: "axtree",
+  window: 1,
+  historyLength: 5,
+  beta: 0.5,
+  wMax: 2,
+  materializeWeights: false,
+  seed: "0",
+};
+
 export interface SftExportReport {
   out: string;
   records: number;

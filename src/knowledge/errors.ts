@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { UserError } from "../core/errors.ts";
+import { formatIssues } from "../core/read-json-file.ts";
 
 /** Codes of the knowledge layer's errors (all `UserError`s: the caller misused the table or gave bad input). */
 export const KNOWLEDGE_ERROR_CODES = {
@@ -46,7 +47,7 @@ export class KnowledgeEpisodeError extends UserError {
 
 /** "path: message; ..." from zod issues. */
 export function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  return issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`).join("; ");
+  return formatIssues(issues);
 }
 
 /** Parses `input` with `schema`; a `KnowledgeOptionsError` names `what` and each problem. */

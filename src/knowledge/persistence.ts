@@ -1,5 +1,6 @@
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { z } from "zod";
+import { parseJsonText } from "../core/read-json-file.ts";
 import { describeIssues, KnowledgeFileError } from "./errors.ts";
 import { type KnowledgeEntry, KnowledgeEntrySchema } from "./knowledge-entry.ts";
 
@@ -60,16 +61,10 @@ export function createJsonFilePersistence(path: string): KnowledgePersistence {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
         throw new KnowledgeFileError(path, (e as Error).message, e);
       }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch (e) {
-        throw new KnowledgeFileError(path, "not JSON", e);
-      }
-      const parsed = KnowledgeFileSchema.safeParse(json);
-      if (!parsed.success)
-        throw new KnowledgeFileError(path, describeIssues(parsed.error.issues), parsed.error);
-      return parsed.data.entries;
+      return parseJsonText(text, KnowledgeFileSchema, {
+        syntax: (e) => new KnowledgeFileError(path, "not JSON", e),
+        invalid: (error) => new KnowledgeFileError(path, describeIssues(error.issues), error),
+      }).entries;
     },
     async save(entries) {
       const tmp = `${path}.tmp-${process.pid}`;

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { UserError } from "../core/errors.ts";
 import { canonicalJson, sha256Hex } from "../core/hash.ts";
+import { formatIssues, readJsonFile, validateWith } from "../core/read-json-file.ts";
 
 /**
  * Recorded LLM responses, keyed by the hash of the canonical request. File format (JSON):
@@ -132,24 +133,25 @@ export function fixtureEntry(
 
 /** Reads and validates a fixture file; a UserError names the file and the problem. */
 export function loadFixtureFile(path: string): FixtureFile {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, "utf8"));
-  } catch (cause) {
-    throw new UserError("fixture.unreadable", `Cannot read LLM fixture file ${path}: ${String(cause)}`, {
+  const unreadable = (cause: Error) =>
+    new UserError("fixture.unreadable", `Cannot read LLM fixture file ${path}: ${String(cause)}`, {
       cause,
     });
-  }
-  return parseFixtureFile(raw, path);
+  return readJsonFile(path, FixtureFileSchema, {
+    unreadable,
+    syntax: unreadable,
+    invalid: (error) => fixtureInvalid(error, path),
+  });
 }
 
 export function parseFixtureFile(raw: unknown, source = "fixtures"): FixtureFile {
-  const result = FixtureFileSchema.safeParse(raw);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${i.path.map(String).join(".") || "(file)"}: ${i.message}`);
-  throw new UserError(
+  return validateWith(FixtureFileSchema, raw, (error) => fixtureInvalid(error, source));
+}
+
+function fixtureInvalid(error: z.ZodError, source: string): UserError {
+  return new UserError(
     "fixture.invalid",
-    `Invalid LLM fixture file ${source}: ${issues.join("; ")}. Fix: see the format in src/llm/replay-fixtures.ts`,
+    `Invalid LLM fixture file ${source}: ${formatIssues(error.issues, { top: "(file)" })}. Fix: see the format in src/llm/replay-fixtures.ts`,
   );
 }
 

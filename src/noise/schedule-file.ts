@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { type Environment, UserError } from "../core/index.ts";
+import { type Environment, formatIssues, readJsonFile, UserError } from "../core/index.ts";
 import { generatorByName } from "./catalog.ts";
 import {
   evaluationSchedule,
@@ -76,12 +76,6 @@ export type NoiseScheduleFileInput = z.input<typeof NoiseScheduleFileSchema>;
 
 const REGENERATE = "regenerate it with `rehearsal noise schedule --tasks ... --out FILE`";
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(file)"}: ${i.message}`)
-    .join("; ");
-}
-
 /**
  * Builds the evaluation schedule file: for every task, {@link evaluationSchedule} with the task's
  * measured span (one held-out event, seeded by `noise-eval|seed|taskId`).
@@ -122,7 +116,7 @@ export function writeScheduleFile(path: string, file: NoiseScheduleFileInput): v
   if (!r.success) {
     throw new UserError(
       "noise.schedule_invalid",
-      `cannot write noise schedule ${path}: ${formatIssues(r.error)}`,
+      `cannot write noise schedule ${path}: ${formatIssues(r.error.issues, { top: "(file)" })}`,
       {
         details: { issues: r.error.issues },
       },
@@ -156,25 +150,22 @@ export function readScheduleFile(path: string): NoiseScheduleFile {
       `noise schedule file ${path} does not exist; create it with \`rehearsal noise schedule --tasks ... --out ${path}\``,
     );
   }
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new UserError(
+  const notJson = (e: Error) =>
+    new UserError(
       "noise.schedule_invalid",
-      `noise schedule file ${path} is not valid JSON: ${(e as Error).message}; ${REGENERATE}`,
+      `noise schedule file ${path} is not valid JSON: ${e.message}; ${REGENERATE}`,
       { cause: e },
     );
-  }
-  const r = NoiseScheduleFileSchema.safeParse(data);
-  if (!r.success) {
-    throw new UserError(
-      "noise.schedule_invalid",
-      `noise schedule file ${path} is invalid: ${formatIssues(r.error)}; ${REGENERATE}`,
-      { details: { issues: r.error.issues } },
-    );
-  }
-  return r.data;
+  return readJsonFile(path, NoiseScheduleFileSchema, {
+    unreadable: notJson,
+    syntax: notJson,
+    invalid: (error) =>
+      new UserError(
+        "noise.schedule_invalid",
+        `noise schedule file ${path} is invalid: ${formatIssues(error.issues, { top: "(file)" })}; ${REGENERATE}`,
+        { details: { issues: error.issues } },
+      ),
+  });
 }
 
 /**

@@ -1,6 +1,5 @@
-import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { createRandom, UserError } from "../core/index.ts";
+import { createRandom, formatIssues, readJsonFile, UserError } from "../core/index.ts";
 import { parseOptions } from "./parse-options.ts";
 
 /**
@@ -125,25 +124,18 @@ export function curateTasks(rates: ReadonlyArray<TaskRate>, spec: CurationSpec):
 /** Reads and validates a curation manifest; a missing, unreadable or invalid file is a UserError naming it. */
 export function readCurationManifest(path: string): CurationManifest {
   const fix = "write one with `rehearsal rl curate ... --out FILE.json`";
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(path, "utf8"));
-  } catch (e) {
-    throw new UserError(
-      "rl.curation_invalid",
-      `cannot read curation manifest ${path}: ${(e as Error).message}; ${fix}`,
-    );
-  }
-  const r = CurationManifestSchema.safeParse(data);
-  if (!r.success) {
-    const issues = r.error.issues.map((i) => `${i.path.map(String).join(".") || "(root)"}: ${i.message}`);
-    throw new UserError(
-      "rl.curation_invalid",
-      `curation manifest ${path} does not validate (${issues.join("; ")}); ${fix}`,
-      { details: { issues: r.error.issues } },
-    );
-  }
-  return r.data;
+  const unreadable = (e: Error) =>
+    new UserError("rl.curation_invalid", `cannot read curation manifest ${path}: ${e.message}; ${fix}`);
+  return readJsonFile(path, CurationManifestSchema, {
+    unreadable,
+    syntax: unreadable,
+    invalid: (error) =>
+      new UserError(
+        "rl.curation_invalid",
+        `curation manifest ${path} does not validate (${formatIssues(error.issues)}); ${fix}`,
+        { details: { issues: error.issues } },
+      ),
+  });
 }
 
 /** The manifest's sampled tasks (what `rl rollouts --curation` plays); none left is a UserError. */

@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { UserError } from "../core/index.ts";
+import { formatIssues, readTextFile, UserError } from "../core/index.ts";
 import type { RunRecord } from "../store/index.ts";
 import { worldbookFamilyHint, worldbookIdentity } from "../worldmodel/environment/worldbook-identity.ts";
 
@@ -61,25 +60,18 @@ export type RunConfig = z.infer<typeof RunConfigSchema>;
 
 /** "episodes: expected number, received string" with the path: names the field to fix. */
 export function formatZodIssues(error: z.ZodError, root: string): string {
-  return error.issues.map((i) => formatIssue(i, root)).join("; ");
-}
-
-function formatIssue(issue: z.core.$ZodIssue, root: string): string {
-  return `${[root, ...issue.path.map(String)].join(".")}: ${issue.message}`;
+  return formatIssues(error.issues, { root });
 }
 
 /** Reads a YAML or JSON config file; every problem is a UserError naming the file and the field. */
 export function readConfigFile(path: string): Record<string, unknown> {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    throw new UserError(
-      "config.unreadable",
-      `cannot read config file ${path}: ${(e as Error).message}; check the path`,
-      { cause: e },
-    );
-  }
+  const text = readTextFile(
+    path,
+    (e) =>
+      new UserError("config.unreadable", `cannot read config file ${path}: ${e.message}; check the path`, {
+        cause: e,
+      }),
+  );
   let data: unknown;
   try {
     data = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
@@ -123,7 +115,7 @@ export function resolveRunConfig(
     const message = r.error.issues
       .map((i) => {
         const flag = flagOf(String(i.path[0]));
-        return flag ? `${flag}: ${i.message}` : formatIssue(i, source);
+        return flag ? `${flag}: ${i.message}` : formatIssues([i], { root: source });
       })
       .join("; ");
     throw new UserError("config.invalid", `invalid ${source}: ${message}`, {

@@ -1,7 +1,13 @@
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { EnvironmentError, type RehearsalError, UserError } from "../core/index.ts";
+import {
+  EnvironmentError,
+  formatIssues,
+  type RehearsalError,
+  readTextFile,
+  UserError,
+} from "../core/index.ts";
 import { fsyncDirectory, writeFileDurably } from "../store/artefact-files.ts";
 import { type TraceStep, TraceStepSchema } from "./trace.ts";
 
@@ -10,10 +16,8 @@ export const TRACE_INVALID = "trace.invalid";
 
 const FIX_FORMAT = "see docs/traces.md for the format, or re-import the trace from its runs";
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues
-    .map((i) => `${i.path.length > 0 ? i.path.map(String).join(".") : "(line)"}: ${i.message}`)
-    .join("; ");
+function issuesText(error: z.ZodError): string {
+  return formatIssues(error.issues, { top: "(line)" });
 }
 
 /** Where a step of a trace is: a file line, or an index in an array of steps. */
@@ -66,16 +70,15 @@ export function checkTraceEpisodes(steps: ReadonlyArray<TraceStep>, where: strin
  * `trace.invalid` UserError naming the file, the line and the fix; nothing is dropped silently.
  */
 export function readTraceFile(path: string): TraceStep[] {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new UserError(
-      "trace.unreadable",
-      `reading trace file ${path} failed (${error instanceof Error ? error.message : String(error)}). Fix: check the path`,
-      { cause: error, details: { path } },
-    );
-  }
+  const text = readTextFile(
+    path,
+    (error) =>
+      new UserError(
+        "trace.unreadable",
+        `reading trace file ${path} failed (${error.message}). Fix: check the path`,
+        { cause: error, details: { path } },
+      ),
+  );
   const lines = text.split("\n");
   const endsWithNewline = lines.at(-1) === "";
   if (endsWithNewline) lines.pop();
@@ -102,7 +105,7 @@ export function readTraceFile(path: string): TraceStep[] {
       throw invalid(line, `not valid JSON (${reason})`);
     }
     const parsed = TraceStepSchema.safeParse(json);
-    if (!parsed.success) throw invalid(line, `not a trace step (${formatIssues(parsed.error)})`);
+    if (!parsed.success) throw invalid(line, `not a trace step (${issuesText(parsed.error)})`);
     return parsed.data;
   });
   checkTraceEpisodes(steps, `trace file ${path}`, (i) => `line ${i + 1}`);
@@ -145,7 +148,7 @@ export function writeTraceFile(path: string, steps: ReadonlyArray<TraceStep>): s
     if (!parsed.success)
       throw new UserError(
         TRACE_INVALID,
-        `writing trace file ${target}: step ${i} is not a trace step (${formatIssues(parsed.error)}). Fix: ${FIX_FORMAT}`,
+        `writing trace file ${target}: step ${i} is not a trace step (${issuesText(parsed.error)}). Fix: ${FIX_FORMAT}`,
         { details: { path: target, index: i } },
       );
     return parsed.data;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startReplayServer } from "../../src/llm/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { llmEnv } from "./llm-helpers.ts";
 import { runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-llmcli-"));
@@ -31,11 +32,7 @@ const RUN = [
 
 describe("rehearsal run --policy llm against an OpenAI-compatible endpoint (recorded responses)", () => {
   it("records the model's raw text and action, counts unparseable output, and fails typed when the provider does", async () => {
-    const env = (url: string) => ({
-      REHEARSAL_LLM_BASE_URL: url,
-      REHEARSAL_LLM_MODEL: "test-model",
-      REHEARSAL_LLM_MAX_RETRIES: "0",
-    });
+    const env = (url: string) => llmEnv(url);
     // 1. No recorded response: the replay server answers 404, the CLI exits with the provider code 4.
     const empty = await startReplayServer({ fixtures: { version: 1, entries: [] } });
     const store = join(dir, "store");

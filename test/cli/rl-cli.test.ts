@@ -11,6 +11,7 @@ import {
   TrlRlRecordSchema,
 } from "../../src/rl/index.ts";
 import { worldbookDefaultsFor } from "../../src/worldmodel/index.ts";
+import { lakeRolloutGroups, plainRun } from "./rl-helpers.ts";
 import { json, runMain } from "./run-cli.ts";
 import { recordRunWorldbook } from "./worldmodel-helpers.ts";
 
@@ -26,22 +27,11 @@ interface RolloutsOut {
 
 /** `rehearsal --json rl rollouts` of the random policy on FrozenLake `tasks`, groups of `group`. */
 const rollouts = (tasks: string, group: number, extra: string[] = []) =>
-  runMain([
-    "--json",
-    "rl",
-    "rollouts",
-    "--env",
-    "frozenlake",
-    "--tasks",
-    tasks,
-    "--policy",
-    "random",
-    "--group",
-    String(group),
-    ...extra,
-    "--store",
-    store,
-  ]);
+  lakeRolloutGroups({ store, tasks, group, extra });
+/** `rehearsal rl rollouts --env frozenlake ...args --store store` (no --json: errors go to stderr). */
+const lakeRollouts = (...args: string[]) =>
+  runMain(["rl", "rollouts", "--env", "frozenlake", ...args, "--store", store]);
+
 /** A successful `--wm ... --wm-cap 2` run: the wrapped policy, some WM calls, at most 2 per step. */
 function expectLookahead(r: Awaited<ReturnType<typeof runMain>>): void {
   expect(r.code, r.stderr).toBe(0);
@@ -90,18 +80,7 @@ describe("rehearsal rl", () => {
   });
 
   it("prints the group table without --json", async () => {
-    const r = await runMain([
-      "rl",
-      "rollouts",
-      "--env",
-      "frozenlake",
-      "--tasks",
-      "4x4",
-      "--group",
-      "2",
-      "--store",
-      store,
-    ]);
+    const r = await lakeRollouts("--tasks", "4x4", "--group", "2");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/mean R/);
     expect(r.stdout).toMatch(/1 group scored, 0 dropped/);
@@ -131,7 +110,7 @@ describe("rehearsal rl", () => {
 
   it("--wm perfect wraps the policy in wm-lookahead: its WM calls are counted per trajectory", async () => {
     expectLookahead(await rollouts("4x4", 3, ["--wm", "perfect", "--wm-cap", "2"]));
-    const bad = await runMain(["rl", "rollouts", "--env", "frozenlake", "--wm", "oracle", "--store", store]);
+    const bad = await lakeRollouts("--wm", "oracle");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--wm perfect/);
   });
@@ -152,28 +131,15 @@ describe("rehearsal rl", () => {
   });
 
   it("rejects bad options and a run that is not an rl run as user errors (exit 2)", async () => {
-    const bad = await runMain(["rl", "rollouts", "--env", "frozenlake", "--gamma", "-1", "--store", store]);
+    const bad = await lakeRollouts("--gamma", "-1");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--gamma/);
-    const run = json<{ runId: string }>(
-      await runMain([
-        "--json",
-        "run",
-        "--env",
-        "frozenlake",
-        "--tasks",
-        "4x4",
-        "--episodes",
-        "1",
-        "--store",
-        store,
-      ]),
-    );
+    const plain = await plainRun(store);
     const notRl = await runMain([
       "rl",
       "export",
       "--run",
-      run.runId,
+      plain,
       "--out",
       join(dir, "x.jsonl"),
       "--store",
@@ -264,16 +230,7 @@ describe("rehearsal rl", () => {
         ["4x4", 1, "above_max"],
         ["8x8", 1, "above_max"],
       ]);
-      const empty = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--curation",
-        out,
-        "--store",
-        store,
-      ]);
+      const empty = await lakeRollouts("--curation", out);
       expect(empty.code).toBe(2);
       expect(empty.stderr).toMatch(/rl\.curation_empty/);
     });
@@ -283,33 +240,13 @@ describe("rehearsal rl", () => {
       expect(bad.code).toBe(2);
       expect(bad.stdout).toMatch(/rl\.curation_options[\s\S]*curation\.min: min must be ≤ max/); // --json: the error is the result
       const good = join(dir, "curation.json");
-      const both = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--tasks",
-        "4x4",
-        "--curation",
-        good,
-        "--store",
-        store,
-      ]);
+      const both = await lakeRollouts("--tasks", "4x4", "--curation", good);
       expect(both.code).toBe(2);
       expect(both.stderr).toMatch(/leave out --tasks/);
       const manifest = CurationManifestSchema.parse(JSON.parse(readFileSync(good, "utf8")));
       const unknown = join(dir, "unknown.json");
       writeFileSync(unknown, JSON.stringify({ ...manifest, sample: { size: 1, tasks: ["no-such-map"] } }));
-      const missing = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--curation",
-        unknown,
-        "--store",
-        store,
-      ]);
+      const missing = await lakeRollouts("--curation", unknown);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toMatch(/rl\.curation_unknown_tasks.*unknown\.json.*no-such-map/);
       const web = await runMain(["rl", "rollouts", "--env", "web", "--curation", good, "--store", store]);
@@ -317,67 +254,20 @@ describe("rehearsal rl", () => {
       expect(web.stderr).toMatch(/rl\.curation_env/);
       const invalid = join(dir, "invalid.json");
       writeFileSync(invalid, JSON.stringify({ kind: "something else" }));
-      const notManifest = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--curation",
-        invalid,
-        "--store",
-        store,
-      ]);
+      const notManifest = await lakeRollouts("--curation", invalid);
       expect(notManifest.code).toBe(2);
       expect(notManifest.stderr).toMatch(/rl\.curation_invalid/);
     });
 
     it("--noise parses as eval's does: train only on rl rollouts, and only where the environment can be perturbed", async () => {
-      const heldout = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--noise",
-        "heldout",
-        "--store",
-        store,
-      ]);
+      const heldout = await lakeRollouts("--noise", "heldout");
       expect(heldout.code).toBe(2);
       expect(heldout.stderr).toMatch(/held-out generators are for evaluation only/);
-      const other = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--noise",
-        "loud",
-        "--store",
-        store,
-      ]);
+      const other = await lakeRollouts("--noise", "loud");
       expect(other.stderr).toMatch(/--noise takes "train", got "loud"/);
-      const rate = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--noise-rate",
-        "0.5",
-        "--store",
-        store,
-      ]);
+      const rate = await lakeRollouts("--noise-rate", "0.5");
       expect(rate.stderr).toMatch(/--noise-rate needs --noise train/);
-      const lake = await runMain([
-        "rl",
-        "rollouts",
-        "--env",
-        "frozenlake",
-        "--tasks",
-        "4x4",
-        "--noise",
-        "train",
-        "--store",
-        store,
-      ]);
+      const lake = await lakeRollouts("--tasks", "4x4", "--noise", "train");
       expect(lake.code).toBe(2);
       expect(lake.stderr).toMatch(/noise\.env_not_perturbable/);
       // eval keeps its messages (the same parser).

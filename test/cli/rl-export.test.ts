@@ -9,6 +9,7 @@ import {
   TrlRlRecordSchema,
   VerlRlRecordSchema,
 } from "../../src/rl/index.ts";
+import { lakeRolloutGroups, plainRun } from "./rl-helpers.ts";
 import { json, runMain, withStore } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-rlexport-"));
@@ -17,24 +18,7 @@ const store = join(dir, "store");
 
 /** A seeded `rl rollouts` of the random policy on FrozenLake (real episodes); its run id and groups. */
 async function rollouts(tasks: string, group: number, extra: string[]) {
-  const r = await runMain([
-    "--json",
-    "rl",
-    "rollouts",
-    "--env",
-    "frozenlake",
-    "--tasks",
-    tasks,
-    "--policy",
-    "random",
-    "--group",
-    String(group),
-    "--t-max",
-    "10",
-    ...extra,
-    "--store",
-    store,
-  ]);
+  const r = await lakeRolloutGroups({ store, tasks, group, extra: ["--t-max", "10", ...extra] });
   expect(r.code, r.stderr).toBe(0);
   const out = json<{ runId: string; summary: { rl: RolloutGroupsReport } }>(r);
   return { runId: out.runId, rl: out.summary.rl };
@@ -193,22 +177,9 @@ describe("rehearsal rl export", () => {
     const stdout = await exportRun(plain.runId, "-", "verl");
     expect(stdout.code).toBe(2);
     expect(said(stdout)).toMatch(/name a file, e\.g\. --out rows\.parquet/);
-    const run = json<{ runId: string }>(
-      await runMain([
-        "--json",
-        "run",
-        "--env",
-        "frozenlake",
-        "--tasks",
-        "4x4",
-        "--episodes",
-        "1",
-        "--store",
-        store,
-      ]),
-    );
+    const notRlRun = await plainRun(store);
     for (const format of ["trl", "verl"]) {
-      const notRl = await exportRun(run.runId, join(dir, `not-rl.${format}`), format);
+      const notRl = await exportRun(notRlRun, join(dir, `not-rl.${format}`), format);
       expect(notRl.code).toBe(2);
       expect(said(notRl)).toMatch(/takes a run of 'rehearsal rl rollouts'/);
     }

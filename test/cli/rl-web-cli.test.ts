@@ -10,9 +10,16 @@ import { json, runMain } from "./run-cli.ts";
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-rlweb-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it("rl rollouts runs a small group on a short built-in web task", async () => {
-  const store = join(dir, "store");
-  const r = await runMain([
+/** `rehearsal --json rl rollouts` on one built-in web task: `group` members of at most `tMax` steps. */
+const webRollouts = (o: {
+  store: string;
+  task: string;
+  policy: string;
+  group: number;
+  tMax: number;
+  extra: string[];
+}) =>
+  runMain([
     "--json",
     "rl",
     "rollouts",
@@ -21,18 +28,28 @@ it("rl rollouts runs a small group on a short built-in web task", async () => {
     "--suite",
     "builtin",
     "--tasks",
-    "click-button",
+    o.task,
     "--policy",
-    "oracle",
+    o.policy,
     "--group",
-    "2",
+    String(o.group),
     "--t-max",
-    "5",
-    "--seed",
-    "2",
+    String(o.tMax),
+    ...o.extra,
     "--store",
-    store,
+    o.store,
   ]);
+
+it("rl rollouts runs a small group on a short built-in web task", async () => {
+  const store = join(dir, "store");
+  const r = await webRollouts({
+    store,
+    task: "click-button",
+    policy: "oracle",
+    group: 2,
+    tMax: 5,
+    extra: ["--seed", "2"],
+  });
   expect(r.code, r.stderr).toBe(0);
   const { rl } = json<{ summary: { rl: RolloutGroupsReport } }>(r).summary;
   expect(rl.groups).toHaveLength(1);
@@ -46,31 +63,14 @@ it("rl rollouts runs a small group on a short built-in web task", async () => {
 
 it("--noise train gives every member of a group the group's schedule: equal events at equal steps", async () => {
   const store = join(dir, "noise-store");
-  const r = await runMain([
-    "--json",
-    "rl",
-    "rollouts",
-    "--env",
-    "web",
-    "--suite",
-    "builtin",
-    "--tasks",
-    "enter-text",
-    "--policy",
-    "random",
-    "--group",
-    "3",
-    "--t-max",
-    "6",
-    "--noise",
-    "train",
-    "--noise-rate",
-    "0.5",
-    "--seed",
-    "4",
-    "--store",
+  const r = await webRollouts({
     store,
-  ]);
+    task: "enter-text",
+    policy: "random",
+    group: 3,
+    tMax: 6,
+    extra: ["--noise", "train", "--noise-rate", "0.5", "--seed", "4"],
+  });
   expect(r.code, r.stderr).toBe(0);
   const out = json<{
     runId: string;

@@ -6,6 +6,7 @@ import { startReplayServer } from "../../src/llm/index.ts";
 import { loadTreeNodes } from "../../src/search/index.ts";
 import type { RunStore } from "../../src/store/index.ts";
 import { leafPaths } from "../search/helpers.ts";
+import { llmEnv } from "./llm-helpers.ts";
 import { json, newestRunCount, runMain, spawnCli, waitFor, withStore } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-signals-"));
@@ -119,12 +120,7 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
   );
 
   it("a second signal exits at once with the first signal's code; the run is left interrupted (resumable)", async () => {
-    const env = (url: string) => ({
-      REHEARSAL_LLM_BASE_URL: url,
-      REHEARSAL_LLM_MODEL: "test-model",
-      REHEARSAL_LLM_MAX_RETRIES: "0",
-      REHEARSAL_LLM_TIMEOUT_MS: "600000",
-    });
+    const env = (url: string) => ({ ...llmEnv(url), REHEARSAL_LLM_TIMEOUT_MS: "600000" });
     const args = ["--json", "run", "--env", "frozenlake", "--tasks", "4x4", "--policy", "llm", "-n", "1"];
     // Learn the request key, then answer it only after ten minutes: the step stays in flight.
     const probe = await startReplayServer({ fixtures: { version: 1, entries: [] } });

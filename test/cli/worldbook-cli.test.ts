@@ -13,6 +13,7 @@ import {
   writeTraceFile,
 } from "../../src/worldmodel/index.ts";
 import { recordFrozenLakeRun } from "../worldmodel/traces-helpers.ts";
+import { llmEnv } from "./llm-helpers.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-worldbook-cli-"));
@@ -167,11 +168,7 @@ describe("rehearsal worldbook build | show | diff", () => {
   it("--llm reviews tentative rules through the endpoint, records reviews.json, and a plain rebuild drops it", async () => {
     const out = join(dir, "llm");
     const args = ["--split-seed", "7", "--min-support", "1000", "--llm", "--llm-max-rules", "1"];
-    const env = (url: string) => ({
-      REHEARSAL_LLM_BASE_URL: url,
-      REHEARSAL_LLM_MODEL: "review-model",
-      REHEARSAL_LLM_MAX_RETRIES: "0",
-    });
+    const env = (url: string) => llmEnv(url, "review-model");
     const llmBuild = () =>
       runMain(["--json", "worldbook", "build", "--runs", "run_fl", "--store", store, "--out", out, ...args], {
         env: env(server.baseUrl),

@@ -3,25 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvironmentError, RehearsalError, sha256Hex } from "../../src/core/index.ts";
-import { exportSft, readVerifiedArtefact, TrlRecordSchema } from "../../src/export/index.ts";
+import {
+  exportSft,
+  readVerifiedArtefact,
+  SFT_EXPORT_DEFAULTS,
+  TrlRecordSchema,
+} from "../../src/export/index.ts";
 import { openSqliteStore, type SqliteRunStore } from "../../src/store/index.ts";
 import { filesBelow, PNG, PNG_SHA, screenshotSearch } from "./helpers.ts";
 
 let dir: string;
 let store: SqliteRunStore;
 const runId = "search_shots";
-const options = (out: string) => ({
-  runId,
-  out,
-  format: "trl" as const,
-  observation: "both" as const,
-  window: 1,
-  historyLength: 5,
-  beta: 0.5,
-  wMax: 2,
-  materializeWeights: false,
-  seed: "0",
-});
+const options = (out: string) => ({ ...SFT_EXPORT_DEFAULTS, runId, out, observation: "both" as const });
 
 /** The store's file for the screenshot artefact (content-addressed: artefacts/<ab>/<sha>.png). */
 function artefactFile(): string {

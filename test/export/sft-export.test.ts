@@ -2,24 +2,20 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exportSft, exportTrees, ShareGptRecordSchema, TrlRecordSchema } from "../../src/export/index.ts";
+import {
+  exportSft,
+  exportTrees,
+  SFT_EXPORT_DEFAULTS,
+  ShareGptRecordSchema,
+  TrlRecordSchema,
+} from "../../src/export/index.ts";
 import { openSqliteStore, type SqliteRunStore } from "../../src/store/index.ts";
 import { noisyOraclePolicy, searchFrozenLake } from "../search/helpers.ts";
 
 let dir: string;
 let store: SqliteRunStore;
 const runId = "search_export";
-const base = {
-  runId,
-  format: "trl" as const,
-  observation: "axtree" as const,
-  window: 1,
-  historyLength: 5,
-  beta: 0.5,
-  wMax: 2,
-  materializeWeights: false,
-  seed: "0",
-};
+const base = { ...SFT_EXPORT_DEFAULTS, runId };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rehearsal-export-"));

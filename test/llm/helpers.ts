@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import { createMemoryLogger, createRuntime, type Runtime } from "../../src/core/index.ts";
 import {
   type ChatClient,
@@ -50,6 +51,15 @@ export async function replayClient(
     { sleep, ...options },
   );
   return { server, client, delays, runtime };
+}
+
+/** A replay server for the running test: closed when the test finishes, passed or failed. */
+export async function startTestReplayServer(
+  options: Parameters<typeof startReplayServer>[0],
+): Promise<ReplayServer> {
+  const server = await startReplayServer(options);
+  onTestFinished(() => server.close());
+  return server;
 }
 
 /** The body of a minimal OpenAI chat completion whose one choice says `content` (for local test servers). */

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type FixtureEntry, startReplayServer } from "../../src/llm/index.ts";
 import { countWmCalls, splitWmTranscript, trajectoryWmCalls } from "../../src/rl/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { llmEnv } from "../cli/llm-helpers.ts";
+import { lakeRolloutGroups } from "../cli/rl-helpers.ts";
 import { runMain } from "../cli/run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-call-wm-cli-"));
@@ -28,36 +30,14 @@ describe("rehearsal rl rollouts --policy llm --wm perfect (recorded responses)",
     const store = join(dir, "store");
     for (let round = 0; round < 10; round++) {
       const server = await startReplayServer({ fixtures: { version: 1, entries: [...entries.values()] } });
-      out = await runMain(
-        [
-          "--json",
-          "rl",
-          "rollouts",
-          "--env",
-          "frozenlake",
-          "--tasks",
-          "4x4",
-          "--policy",
-          "llm",
-          "--group",
-          "2",
-          "--t-max",
-          "1",
-          "--wm",
-          "perfect",
-          "--seed",
-          "7",
-          "--store",
-          store,
-        ],
-        {
-          env: {
-            REHEARSAL_LLM_BASE_URL: server.baseUrl,
-            REHEARSAL_LLM_MODEL: "test-model",
-            REHEARSAL_LLM_MAX_RETRIES: "0",
-          },
-        },
-      );
+      out = await lakeRolloutGroups({
+        store,
+        tasks: "4x4",
+        group: 2,
+        policy: "llm",
+        extra: ["--t-max", "1", "--wm", "perfect", "--seed", "7"],
+        env: llmEnv(server.baseUrl),
+      });
       await server.close();
       bodies = server.requests.map((r) => r.body as (typeof bodies)[number]);
       if (out.code === 0) break;

@@ -12,12 +12,12 @@ import {
   fixtureEntry,
   parseLlmConfig,
   type ReplayServer,
-  startReplayServer,
   toWireMessages,
 } from "../../src/llm/index.ts";
 import { buildAgentMessages } from "../../src/llm/prompts.ts";
 import type { LlmPolicyOptions } from "../../src/policies/llm-policy.ts";
 import { formatWmAnswer, type WorldModel } from "../../src/rl/index.ts";
+import { startTestReplayServer } from "../llm/helpers.ts";
 
 export const MODEL = "call-wm-model";
 export const TEMPERATURE = 1;
@@ -65,11 +65,11 @@ export async function answerOf(wm: WorldModel, context: PolicyContext, action: A
   return formatWmAnswer(await wm.predict(action, { task: context.task, observation: context.observation }));
 }
 
-/** A replay server with these entries and the llm policy options of a client pointed at it. */
+/** A replay server with these entries (closed when the test finishes) and the llm policy options of a client pointed at it. */
 export async function replayLlm(
   entries: FixtureEntry[],
 ): Promise<{ server: ReplayServer; llm: LlmPolicyOptions }> {
-  const server = await startReplayServer({ fixtures: { version: 1, entries } });
+  const server = await startTestReplayServer({ fixtures: { version: 1, entries } });
   const config = parseLlmConfig({
     baseUrl: server.baseUrl,
     model: MODEL,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Action,
   createRandom,
@@ -8,7 +8,6 @@ import {
 } from "../../src/core/index.ts";
 import { createChessEnvironment } from "../../src/envs/chess/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
-import type { ReplayServer } from "../../src/llm/index.ts";
 import {
   countWmCalls,
   groupSeed,
@@ -30,12 +29,6 @@ import {
   replayLlm,
   TEMPERATURE,
 } from "./call-wm-helpers.ts";
-
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const json = (a: Action) => JSON.stringify(a);
 
@@ -62,7 +55,6 @@ async function imagineThenCommit(
     entry(m1, 1, [`<call_wm>${json(imagined[1])}`]),
     entry(m2, 1, [`Action: ${json(commit)}`]),
   ]);
-  server = setup.server;
   const before = await fingerprint(env);
   expect(await fingerprint(twin)).toBe(before);
   const proposal = await withWmCalls(setup.llm, wm, { cap: 5 }).propose(context, {
@@ -137,7 +129,6 @@ describe("WM-call counts per episode", () => {
       entry(afterBoth, 1, [`Action: ${RIGHT}`]),
       entry(afterRight, 1, [`Action: ${RIGHT}`]),
     ]);
-    server = setup.server;
     const store = createMemoryStore();
     const runId = "rl-call-wm";
     store.createRun({ id: runId, kind: "rl", seed, config: {}, codeVersion: "test", createdAtMs: 0 });

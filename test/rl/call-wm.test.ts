@@ -1,12 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRandom, type PolicyContext } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
-import {
-  buildAgentMessages,
-  parseAction,
-  type ReplayServer,
-  wmCallInstructions,
-} from "../../src/llm/index.ts";
+import { buildAgentMessages, parseAction, wmCallInstructions } from "../../src/llm/index.ts";
 import { createLlmPolicy } from "../../src/policies/llm-policy.ts";
 import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import {
@@ -30,12 +25,6 @@ import {
   replayLlm,
   TEMPERATURE,
 } from "./call-wm-helpers.ts";
-
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 async function lake() {
   const env = createFrozenLakeEnvironment({ slippery: false });
@@ -67,7 +56,7 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
     const m1 = continued(m0, k1, a1);
     const m2 = continued(m1, k2, a2);
     const setup = await replayLlm([entry(m0, 1, [r1]), entry(m1, 1, [r2]), entry(m2, 1, [r3])]);
-    server = setup.server;
+    const { server } = setup;
     const policy = withWmCalls(setup.llm, wm, { cap });
     const before = await fingerprint(env);
     wm.predictions.length = 0;
@@ -109,7 +98,6 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
     const a1 = formatWmError(malformedCallMessage(why.ok ? "" : why.error.message));
     const r2 = `Action: ${DOWN}`;
     const setup = await replayLlm([entry(m0, 1, [r1]), entry(continued(m0, k1, a1), 1, [r2])]);
-    server = setup.server;
     const proposal = await withWmCalls(setup.llm, wm, { cap: 5 }).propose(context, propose());
     const [c] = proposal.candidates;
     expect(c?.raw).toBe(`${k1}\n${a1}\n${r2}`);
@@ -141,7 +129,7 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
       entry(s1m1, 1, [call(DOWN)]),
       entry(s1m2, 1, [`still curious ${call(UP)}`]),
     ]);
-    server = setup.server;
+    const { server } = setup;
     wm.predictions.length = 0;
     const before = await fingerprint(env);
     const proposal = await withWmCalls(setup.llm, wm, { cap }).propose(context, propose(2));
@@ -167,7 +155,7 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
     const m0 = firstMessages(context, 5);
     const reply = `I go right.\nAction: ${RIGHT}`;
     const setup = await replayLlm([entry(m0, 1, [reply])]);
-    server = setup.server;
+    const { server } = setup;
     const proposal = await withWmCalls(setup.llm, wm, { cap: 5 }).propose(context, propose());
     expect(proposal.candidates).toEqual([{ action: move("right"), raw: reply }]);
     expect(countWmCalls(reply)).toBe(0);
@@ -189,7 +177,6 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
       entry(continued(m0, k0, aDown), 1, [`Action: ${DOWN}`]),
       entry(continued(m0, k1, aRight), 1, [`Action: ${RIGHT}`]),
     ]);
-    server = setup.server;
     wm.predictions.length = 0;
     const before = await fingerprint(env);
     // Without the one-at-a-time queue the two snapshot predictions interleave on the one environment:
@@ -216,7 +203,7 @@ describe("<call_wm> in the llm policy's reasoning (recorded responses)", () => {
     expect(m0[0]?.content).not.toContain("<call_wm>");
     expect(plainMessages[0]?.content).toContain(wmCallInstructions(5));
     const setup = await replayLlm([entry(m0, 1, [reply])]);
-    server = setup.server;
+    const { server } = setup;
     const plain = createLlmPolicy(setup.llm);
     expect((await plain.propose(context, propose())).candidates).toEqual([
       { action: move("right"), raw: reply },

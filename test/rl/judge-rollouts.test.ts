@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRuntime, type Trajectory } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
-import { parseLlmConfig, type ReplayServer, startReplayServer } from "../../src/llm/index.ts";
+import { parseLlmConfig } from "../../src/llm/index.ts";
 import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import {
   JudgeOptionsSchema,
@@ -14,13 +14,8 @@ import {
   scoreRolloutGroups,
 } from "../../src/rl/index.ts";
 import { createMemoryStore } from "../../src/store/memory-store.ts";
+import { startTestReplayServer } from "../llm/helpers.ts";
 import { JUDGE_MODEL, judgeFixtures, verdict } from "./judge-fixtures.ts";
-
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const judgeOptions = JudgeOptionsSchema.parse({});
 
@@ -47,7 +42,7 @@ describe("rl rollouts with R_success from the judge (real FrozenLake groups, rec
     expect(distinct.length).toBeGreaterThanOrEqual(3);
     const behaviour = (t: Trajectory) =>
       (["invert", "fail", "agree"] as const)[distinct.indexOf(requestOf(t)) % 3];
-    server = await startReplayServer({
+    const server = await startTestReplayServer({
       fixtures: judgeFixtures(
         trajectories.map((t) => {
           const v = t.outcome?.success === true;

@@ -1,11 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRuntime, SCHEMA_VERSION, type StepRecord, type Trajectory } from "../../src/core/index.ts";
-import {
-  createChatClient,
-  parseLlmConfig,
-  type ReplayServer,
-  startReplayServer,
-} from "../../src/llm/index.ts";
+import { createChatClient, parseLlmConfig } from "../../src/llm/index.ts";
 import {
   agreementOf,
   clipText,
@@ -15,6 +10,7 @@ import {
   judgeUserMessage,
   parseJudgeReply,
 } from "../../src/rl/judge/index.ts";
+import { startTestReplayServer } from "../llm/helpers.ts";
 import { JUDGE_MODEL, judgeFixtures, verdict } from "./judge-fixtures.ts";
 
 const options = JudgeOptionsSchema.parse({});
@@ -52,14 +48,8 @@ function trajectory(id: string, final: string, success: boolean): Trajectory {
   } as Trajectory;
 }
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 async function judgeWith(t: Trajectory, replies: Record<number, string | Array<Record<string, unknown>>>) {
-  server = await startReplayServer({
+  const server = await startTestReplayServer({
     fixtures: judgeFixtures([{ task, trajectory: t, replies: replies as never }]),
   });
   const client = createChatClient(
@@ -165,8 +155,6 @@ describe("judgeTrajectory: two evaluations, a third on disagreement, typed failu
       parseError: "no JSON object in the reply",
     });
     expect(retried.calls[0]?.raw).toBe("The agent reached the goal.");
-    await server?.close();
-    server = undefined;
     const failed = await judgeWith(trajectory("d", "at G", true), {
       0: "yes",
       1: "definitely yes",

@@ -17,15 +17,17 @@ const member = (success: boolean, length: number, wmCalls: number, reward: numbe
   advantage: 0,
 });
 
+/** Group statistics the metrics do not read (the members carry what they count). */
+const stats = {
+  c: 0,
+  n: 0,
+  p: 0,
+  length: { reference: 0, maximum: 0, budget: 0 },
+  wm: { reference: 0, maximum: 0, budget: 0 },
+  weights: { alpha: 1, beta: 0.5, gamma: 0.1 },
+};
+
 it("metrics per group and over all kept members: success rate, length, WM calls, reward parts", () => {
-  const stats = {
-    c: 0,
-    n: 0,
-    p: 0,
-    length: { reference: 0, maximum: 0, budget: 0 },
-    wm: { reference: 0, maximum: 0, budget: 0 },
-    weights: { alpha: 1, beta: 0.5, gamma: 0.1 },
-  };
   const report: RolloutGroupsReport = {
     options: RolloutGroupOptionsSchema.parse({}),
     groups: [
@@ -69,14 +71,6 @@ it("metrics per group and over all kept members: success rate, length, WM calls,
 });
 
 it("splits the kept groups into the hard subset (oracle ≥ 5 steps), easy and unknown (no oracle length)", () => {
-  const stats = {
-    c: 0,
-    n: 0,
-    p: 0,
-    length: { reference: 0, maximum: 0, budget: 0 },
-    wm: { reference: 0, maximum: 0, budget: 0 },
-    weights: { alpha: 1, beta: 0.5, gamma: 0.1 },
-  };
   const group = (taskId: string, members: ReturnType<typeof member>[]) => ({
     groupId: `r:${taskId}`,
     taskId,

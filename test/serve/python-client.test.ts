@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,10 +7,8 @@ import { createSystemRuntime } from "../../src/core/system-runtime.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
 import { createStoreRecorder, type ServeServer } from "../../src/serve/index.ts";
 import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
-import { startFrozenLakeServer } from "./serve-helpers.ts";
+import { PYTHON, pythonScenario, spawnPythonScenario, startFrozenLakeServer } from "./serve-helpers.ts";
 
-const PYTHON = "/usr/bin/python3";
-const CLIENT_DIR = join(import.meta.dirname, "..", "..", "clients", "python");
 const probe = spawnSync(PYTHON, ["-c", "import requests, websockets"], { encoding: "utf8" });
 const havePython = probe.status === 0;
 // Skipped only when Debian's packages are absent AND the setup was told to skip them.
@@ -23,23 +21,6 @@ if (skip)
   console.warn(
     "python client tests skipped: REHEARSAL_SKIP_PYTHON=1 and Debian's python3-requests/python3-websockets are absent",
   );
-
-function scenario(name: string, url: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, ["test_rehearsal_client.py", name, url], {
-      cwd: CLIENT_DIR,
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c) => (out += c));
-    child.stderr.on("data", (c) => (err += c));
-    child.on("close", (code) => {
-      if (code !== 0) reject(new Error(`python scenario ${name} exited ${code}:\n${err}\n${out}`));
-      else resolve(JSON.parse(out.trim().split("\n").at(-1) ?? "{}"));
-    });
-  });
-}
 
 describe.skipIf(skip)("the Python client against a FrozenLake server", () => {
   let dir: string;
@@ -63,7 +44,7 @@ describe.skipIf(skip)("the Python client against a FrozenLake server", () => {
   });
 
   it("plays full episodes over HTTP and WebSocket, with the verifier's outcome", async () => {
-    const r = await scenario("frozenlake", server.url);
+    const r = await pythonScenario("frozenlake", server.url);
     const trajectories = store
       .listTrajectories(server.runId!)
       .filter((t) =>
@@ -77,7 +58,9 @@ describe.skipIf(skip)("the Python client against a FrozenLake server", () => {
   });
 
   it("runs a GRPO-style group of 8 concurrent sessions, every step recorded once", async () => {
-    const r = (await scenario("group", server.url)) as { members: Array<{ episode: string; steps: number }> };
+    const r = (await pythonScenario("group", server.url)) as {
+      members: Array<{ episode: string; steps: number }>;
+    };
     expect(r.members).toHaveLength(8);
     for (const m of r.members) {
       const t = store
@@ -89,15 +72,12 @@ describe.skipIf(skip)("the Python client against a FrozenLake server", () => {
   });
 
   it("snapshots and restores over the wire (fingerprints agree)", async () => {
-    const r = await scenario("snapshot", server.url);
+    const r = await pythonScenario("snapshot", server.url);
     expect(typeof r.fingerprint).toBe("string");
   });
 
   it("reclaims the environment of a client killed mid-episode after the idle timeout", async () => {
-    const child: ChildProcess = spawn(PYTHON, ["test_rehearsal_client.py", "hang", server.url], {
-      cwd: CLIENT_DIR,
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-    });
+    const child: ChildProcess = spawnPythonScenario("hang", server.url);
     const line = await new Promise<string>((resolve) =>
       child.stdout!.once("data", (c) => resolve(String(c))),
     );

@@ -1,13 +1,9 @@
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSystemRuntime } from "../../src/core/system-runtime.ts";
 import { BrowserPool, createWebEnvironment } from "../../src/envs/web/index.ts";
 import { type ServeServer, startServeServer } from "../../src/serve/index.ts";
-import { connectWs } from "./serve-helpers.ts";
+import { connectWs, pythonScenario } from "./serve-helpers.ts";
 
-const PYTHON = "/usr/bin/python3";
-const CLIENT_DIR = join(import.meta.dirname, "..", "..", "clients", "python");
 const skipPython = process.env.REHEARSAL_SKIP_PYTHON === "1";
 
 describe("serving the web environment (real Chromium)", () => {
@@ -33,18 +29,7 @@ describe("serving the web environment (real Chromium)", () => {
   });
 
   it.skipIf(skipPython)("the Python client plays a full web episode", async () => {
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(PYTHON, ["test_rehearsal_client.py", "web", server.url], {
-        cwd: CLIENT_DIR,
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: "1" },
-      });
-      let text = "";
-      let err = "";
-      child.stdout.on("data", (c) => (text += c));
-      child.stderr.on("data", (c) => (err += c));
-      child.on("close", (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${err}`))));
-    });
-    expect(JSON.parse(out.trim())).toMatchObject({ steps: 1 });
+    expect(await pythonScenario("web", server.url)).toMatchObject({ steps: 1 });
   });
 
   it("reclaims browser contexts of clients that vanish or go idle: none is left", async () => {

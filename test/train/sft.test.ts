@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Action, PolicyContext } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
-import { exportSft } from "../../src/export/index.ts";
+import { exportSft, SFT_EXPORT_DEFAULTS } from "../../src/export/index.ts";
 import { buildAgentMessages } from "../../src/llm/index.ts";
 import { actionKey, logitsOf, logProb, Parameters, scoreState } from "../../src/policies/trainable/index.ts";
 import { openSqliteStore, type SqliteRunStore } from "../../src/store/index.ts";
@@ -22,16 +22,7 @@ let store: SqliteRunStore;
 /** One TRL export (with weights) of the search, read back once. */
 let examples: SftExample[];
 const runId = "search_for_sft";
-const exportBase = {
-  runId,
-  observation: "axtree" as const,
-  window: 1,
-  historyLength: 5,
-  beta: 0.5,
-  wMax: 2,
-  materializeWeights: false,
-  seed: "0",
-};
+const exportBase = { ...SFT_EXPORT_DEFAULTS, runId };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rehearsal-train-sft-"));

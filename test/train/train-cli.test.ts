@@ -15,6 +15,10 @@ interface CurvePoint {
   successRate: number;
 }
 
+/** `rehearsal --json COMMAND -c config --store store ...rest`; COMMAND may be two words ("train grpo"). */
+const cli = (command: string, ...rest: string[]) =>
+  runMain(["--json", ...command.split(" "), "-c", config, "--store", store, ...rest]);
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 beforeAll(async () => {
@@ -26,14 +30,8 @@ beforeAll(async () => {
     `env: frozenlake\ntasks: [4x4]\nenvOptions: {slippery: false}\nsearch: {maxNodesPerTree: 40}\n`,
   );
   grpoCkpt = join(dir, "grpo.json");
-  const r = await runMain([
-    "--json",
-    "train",
-    "grpo",
-    "-c",
-    config,
-    "--store",
-    store,
+  const r = await cli(
+    "train grpo",
     "--group",
     "16",
     "--iterations",
@@ -46,7 +44,7 @@ beforeAll(async () => {
     "0",
     "--out",
     grpoCkpt,
-  ]);
+  );
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,41 +63,13 @@ describe("rehearsal train grpo (FrozenLake 4x4, non-slippery)", () => {
   });
 
   it("--resume continues from the last iteration to the same checkpoint as one uninterrupted run", async () => {
-    const args = (out: string, n: string) => [
-      "--json",
-      "train",
-      "grpo",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--group",
-      "4",
-      "--iterations",
-      n,
-      "--seed",
-      "5",
-      "--out",
-      out,
-    ];
+    const grpo = (out: string, n: string) =>
+      cli("train grpo", "--group", "4", "--iterations", n, "--seed", "5", "--out", out);
     const whole = join(dir, "whole.json");
     const part = join(dir, "part.json");
-    expect((await runMain(args(whole, "4"))).code).toBe(0);
-    expect((await runMain(args(part, "2"))).code).toBe(0);
-    const resumed = await runMain([
-      "--json",
-      "train",
-      "grpo",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--iterations",
-      "4",
-      "--resume",
-      "--out",
-      part,
-    ]);
+    expect((await grpo(whole, "4")).code).toBe(0);
+    expect((await grpo(part, "2")).code).toBe(0);
+    const resumed = await cli("train grpo", "--iterations", "4", "--resume", "--out", part);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(json<{ iterations: number }>(resumed).iterations).toBe(4);
     expect(readCheckpoint(part).weights).toEqual(readCheckpoint(whole).weights);
@@ -110,52 +80,17 @@ describe("rehearsal train grpo (FrozenLake 4x4, non-slippery)", () => {
 describe("trained checkpoints as --policy tabular:FILE / linear:FILE", () => {
   it("run, eval and search accept the GRPO checkpoint; greedy play solves the map", async () => {
     const policy = `tabular:${grpoCkpt}`;
-    const run = await runMain([
-      "--json",
-      "run",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      policy,
-      "-n",
-      "2",
-      "--temperature",
-      "0",
-    ]);
+    const run = await cli("run", "--policy", policy, "-n", "2", "--temperature", "0");
     expect(run.code, run.stderr).toBe(0);
     expect(json<{ summary: { successes: number } }>(run).summary.successes).toBe(2);
-    const ev = await runMain([
-      "--json",
-      "eval",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      policy,
-      "--rollouts",
-      "8",
-    ]);
+    const ev = await cli("eval", "--policy", policy, "--rollouts", "8");
     expect(ev.code, ev.stderr).toBe(0);
-    const search = await runMain(["--json", "search", "-c", config, "--store", store, "--policy", policy]);
+    const search = await cli("search", "--policy", policy);
     expect(search.code, search.stderr).toBe(0);
   });
 
   it("train sft on a CLI export of a search (by the GRPO policy); the linear checkpoint plays", async () => {
-    const search = await runMain([
-      "--json",
-      "search",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      `tabular:${grpoCkpt}`,
-      "--seed",
-      "1",
-    ]);
+    const search = await cli("search", "--policy", `tabular:${grpoCkpt}`, "--seed", "1");
     expect(search.code, search.stderr).toBe(0);
     const runId = json<{ runId: string }>(search).runId;
     const data = join(dir, "sft.jsonl");
@@ -180,44 +115,15 @@ describe("trained checkpoints as --policy tabular:FILE / linear:FILE", () => {
     expect(out.family).toBe("frozenlake");
     expect(out.examples).toBeGreaterThan(0);
     expect(out.lossLast).toBeLessThan(out.lossFirst);
-    const run = await runMain([
-      "--json",
-      "run",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      `linear:${ckpt}`,
-      "-n",
-      "2",
-    ]);
+    const run = await cli("run", "--policy", `linear:${ckpt}`, "-n", "2");
     expect(run.code, run.stderr).toBe(0);
   });
 
   it("a missing, mismatched or invalid checkpoint is a user error (exit 2) naming the fix", async () => {
-    const missing = await runMain([
-      "--json",
-      "run",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      `tabular:${join(dir, "nope.json")}`,
-    ]);
+    const missing = await cli("run", "--policy", `tabular:${join(dir, "nope.json")}`);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toContain("checkpoint.unreadable");
-    const kind = await runMain([
-      "--json",
-      "run",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      `linear:${grpoCkpt}`,
-    ]);
+    const kind = await cli("run", "--policy", `linear:${grpoCkpt}`);
     expect(kind.code).toBe(2);
     expect(kind.stdout).toContain(`tabular:${grpoCkpt}`);
     const bad = join(dir, "bad.json");
@@ -225,19 +131,10 @@ describe("trained checkpoints as --policy tabular:FILE / linear:FILE", () => {
       bad,
       JSON.stringify({ format: "rehearsal-trainable-policy", version: 9, kind: "tabular", weights: {} }),
     );
-    const invalid = await runMain([
-      "--json",
-      "run",
-      "-c",
-      config,
-      "--store",
-      store,
-      "--policy",
-      `tabular:${bad}`,
-    ]);
+    const invalid = await cli("run", "--policy", `tabular:${bad}`);
     expect(invalid.code).toBe(2);
     expect(invalid.stdout).toContain("checkpoint.invalid");
-    const unknown = await runMain(["--json", "run", "-c", config, "--store", store, "--policy", "tabular"]);
+    const unknown = await cli("run", "--policy", "tabular");
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain("--policy: expected one of random");
     expect(unknown.stdout).toContain("tabular:FILE");

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { discoveryAtMatchedSteps } from "../../eval/index.ts";
-import { exportSft } from "../../export/index.ts";
+import { exportSft, SFT_EXPORT_DEFAULTS } from "../../export/index.ts";
 import { executeEval, executeSearch, resolveRunConfig } from "../../runner/index.ts";
 import { type CliContext, warnIfInterrupted, withRunner } from "../context.ts";
 import { type DemoProfile, WEB_DEMO } from "../demo-profiles.ts";
@@ -69,15 +69,9 @@ export async function runEnvsDemo(
 
     o.line(`\n2/3 export: balanced SFT file (TRL conversational, β 0.5, w_max 2) → ${flags.out}`);
     const sft = exportSft(deps.store, {
+      ...SFT_EXPORT_DEFAULTS,
       runId: search.runId,
       out: resolve(flags.out),
-      format: "trl",
-      observation: "axtree",
-      window: 1,
-      historyLength: 5,
-      beta: 0.5,
-      wMax: 2,
-      materializeWeights: false,
       seed: config.seed,
     });
     o.line(`${sft.records} step examples from ${sft.perTask.filter((t) => t.records > 0).length} tasks`);

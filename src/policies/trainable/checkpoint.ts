@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { UserError } from "../../core/index.ts";
+import { formatIssues, parseJsonText, UserError } from "../../core/index.ts";
 import { readUserFile } from "./read-text.ts";
 
 /** The checkpoint format's version: a reader refuses any other. */
@@ -71,29 +71,17 @@ export function readCheckpoint(path: string): Checkpoint {
     "policy checkpoint",
     "check the path (make one with 'rehearsal train sft' or 'train grpo')",
   );
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    throw new UserError(
-      "checkpoint.syntax",
-      `policy checkpoint ${path} is not valid JSON: ${(e as Error).message}`,
-      {
+  return parseJsonText(text, CheckpointSchema, {
+    syntax: (e) =>
+      new UserError("checkpoint.syntax", `policy checkpoint ${path} is not valid JSON: ${e.message}`, {
         cause: e,
-      },
-    );
-  }
-  const r = CheckpointSchema.safeParse(data);
-  if (!r.success) {
-    const issues = r.error.issues.map(
-      (i) => `${["checkpoint", ...i.path.map(String)].join(".")}: ${i.message}`,
-    );
-    throw new UserError(
-      "checkpoint.invalid",
-      `policy checkpoint ${path} is not a version-${CHECKPOINT_VERSION} rehearsal checkpoint: ${issues.join("; ")}`,
-    );
-  }
-  return r.data;
+      }),
+    invalid: (error) =>
+      new UserError(
+        "checkpoint.invalid",
+        `policy checkpoint ${path} is not a version-${CHECKPOINT_VERSION} rehearsal checkpoint: ${formatIssues(error.issues, { root: "checkpoint" })}`,
+      ),
+  });
 }
 
 /** Writes a checkpoint atomically (a temporary file renamed into place), creating its folder. */

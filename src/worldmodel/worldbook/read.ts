@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
-import { UserError } from "../../core/index.ts";
+import { formatIssues, parseJsonText, readTextFile, UserError } from "../../core/index.ts";
 import { fileHash, MANIFEST_FILE } from "./files.ts";
 import {
   ContractsFileSchema,
@@ -33,28 +32,22 @@ function invalid(dir: string, file: string, problem: string, cause?: unknown): U
 }
 
 function readText(dir: string, file: string): string {
-  try {
-    return readFileSync(join(dir, file), "utf8");
-  } catch (cause) {
-    throw invalid(dir, file, `cannot be read (${(cause as Error).message})`, cause);
-  }
+  return readTextFile(join(dir, file), (cause) =>
+    invalid(dir, file, `cannot be read (${cause.message})`, cause),
+  );
 }
 
 function parse<T extends z.ZodTypeAny>(dir: string, file: string, text: string, schema: T): z.output<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (cause) {
-    throw invalid(dir, file, "is not JSON", cause);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
-      .slice(0, 5);
-    throw invalid(dir, file, `does not match the worldbook format (${issues.join("; ")})`, parsed.error);
-  }
-  return parsed.data;
+  return parseJsonText(text, schema, {
+    syntax: (cause) => invalid(dir, file, "is not JSON", cause),
+    invalid: (error) =>
+      invalid(
+        dir,
+        file,
+        `does not match the worldbook format (${formatIssues(error.issues.slice(0, 5))})`,
+        error,
+      ),
+  });
 }
 
 /** Reads a worldbook directory: validates every file with its schema and checks the manifest's hashes. */
