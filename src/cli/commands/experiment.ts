@@ -15,6 +15,4 @@ export function registerExperiment(program: Command, ctx: CliContext): void {
   registerExperimentEnvsLoop(experiment, ctx);
   registerExperimentWmLoop(experiment, ctx);
   registerExperimentSklSd(experiment, ctx);
-  void experiment;
-  void ctx;
 }
