@@ -10,17 +10,11 @@ import { describe, expect, it } from "vitest";
 import { createRandom, type Random } from "../../../src/core/random.ts";
 import {
   createSandboxShell,
-  parseTerminalConfig,
   type SandboxShell,
   type SavedEntry,
   TERMINAL_BASE_ENV,
 } from "../../../src/envs/terminal/index.ts";
-
-const HOME = "/home/user";
-const limits = parseTerminalConfig({}).limits;
-
-const file = (path: string, text: string): SavedEntry => ({ path, kind: "file", mode: 0o644, text });
-const dir = (path: string): SavedEntry => ({ path, kind: "dir", mode: 0o755 });
+import { dir, file, HOME, limits } from "./saved-entries.ts";
 
 function states(): SavedEntry[][] {
   const base = [

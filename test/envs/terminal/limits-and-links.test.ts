@@ -6,16 +6,9 @@ import { createRandom } from "../../../src/core/random.ts";
 import {
   createSandboxShell,
   createTerminalEnvironment,
-  parseTerminalConfig,
-  type SavedEntry,
   TERMINAL_BASE_ENV,
 } from "../../../src/envs/terminal/index.ts";
-
-const HOME = "/home/user";
-const limits = parseTerminalConfig({}).limits;
-const file = (path: string, text: string): SavedEntry => ({ path, kind: "file", mode: 0o644, text });
-const dir = (path: string): SavedEntry => ({ path, kind: "dir", mode: 0o755 });
-const link = (path: string, target: string): SavedEntry => ({ path, kind: "symlink", mode: 0o777, target });
+import { dir, file, HOME, limits, link } from "./saved-entries.ts";
 
 const linked = [
   dir(HOME),
