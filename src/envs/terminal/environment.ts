@@ -1,7 +1,7 @@
 import type { Action } from "../../core/action.ts";
 import { MAX_SHELL_COMMAND_CHARS, ShellActionSchema } from "../../core/action.ts";
 import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
-import { canonicalJson, sha256Hex } from "../../core/hash.ts";
+import { sha256Hex } from "../../core/hash.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
 import { createRandom, type Random, restoreRandom } from "../../core/random.ts";
 import type { TaskSuite } from "../../core/task.ts";
@@ -10,7 +10,7 @@ import { EpisodeSlot, endedStep, episodeEndedError, type SnapshotEnvironment } f
 import { parseTerminalConfig, type TerminalConfig, type TerminalConfigInput } from "./config.ts";
 import { renderTerminalText, type TerminalState, TerminalStateSchema, truncateOutput } from "./episode.ts";
 import { createSandboxShell, type SandboxShell, type SavedEntry } from "./sandbox.ts";
-import { FsView, stateViewOf, type TerminalStateView } from "./state-view.ts";
+import { FsView, type TerminalStateView, treeOf } from "./state-view.ts";
 import {
   buildTerminalWorld,
   createTerminalSuite,
@@ -66,10 +66,7 @@ function stateKeyOf(live: Live, cwd: string, treeJson: string): string {
 async function liveTree(live: Live): Promise<NonNullable<Live["tree"]>> {
   const version = live.shell.version;
   if (live.tree?.version === version) return live.tree;
-  const { tree } = stateViewOf(await live.shell.save(), "/", null);
-  for (const node of tree) Object.freeze(node);
-  Object.freeze(tree);
-  const computed = { version, tree, treeJson: canonicalJson(tree) };
+  const computed = { version, ...treeOf(await live.shell.save()) };
   if (live.shell.version === version) live.tree = computed;
   return computed;
 }

@@ -1,4 +1,4 @@
-import type { InMemoryFs } from "just-bash";
+import type { FixedClockFs } from "./fixed-clock-fs.ts";
 import { FIXED_DATE, isSystemPath } from "./system-paths.ts";
 
 /**
@@ -7,13 +7,18 @@ import { FIXED_DATE, isSystemPath } from "./system-paths.ts";
  * file-system calls just-bash's own command makes; each returns its stdout.
  */
 
-export type Fs = InMemoryFs;
+export type Fs = FixedClockFs;
 
 /** One parsed command of the fast path's grammar (quoted words keep their quotes). */
 export interface Call {
   name: string;
   args: string[];
-  redirect?: { append: boolean; target: string };
+  /** The previous command's stdout, for a command after `|` (it then takes no file operand). */
+  stdin?: string;
+  /** The paths the command read (a redirection may not write one of them). */
+  reads?: string[];
+  /** The tree a `find` listed (a redirection may not write into it). */
+  listed?: string;
 }
 
 export type Runner = (fs: Fs, call: Call, cwd: string) => Promise<string | undefined>;
@@ -22,12 +27,23 @@ export type Runner = (fs: Fs, call: Call, cwd: string) => Promise<string | undef
 const MAX_CAT_BYTES = 64 * 1024;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-async function lstatOrNull(fs: Fs, path: string) {
+export type Kind = "file" | "dir" | "symlink" | null;
+
+/** What `lstat` says `path` is (null: nothing), read straight from the stored map when it can be. */
+export async function kindOf(fs: Fs, path: string): Promise<Kind> {
+  const stored = fs.kindAt(path);
+  if (stored !== undefined) return stored;
   try {
-    return await fs.lstat(path);
+    const st = await fs.lstat(path);
+    return st.isSymbolicLink ? "symlink" : st.isDirectory ? "dir" : st.isFile ? "file" : null;
   } catch {
     return null;
   }
+}
+
+/** The bytes of the regular file `path` (the stored array itself when it can be read directly). */
+export async function fileBytes(fs: Fs, path: string): Promise<Uint8Array> {
+  return fs.contentAt(path) ?? (await fs.readFileBuffer(path));
 }
 
 /**
@@ -36,14 +52,12 @@ async function lstatOrNull(fs: Fs, path: string) {
  * every path it takes is outside them, so no path it resolves goes through a symlink.
  */
 export async function isPlainDir(fs: Fs, path: string): Promise<boolean> {
-  const st = await lstatOrNull(fs, path);
-  return st?.isDirectory === true && !st.isSymbolicLink;
+  return (await kindOf(fs, path)) === "dir";
 }
 
 /** True when `path` is an existing regular file whose directory is a plain directory. */
 export async function isPlainFile(fs: Fs, path: string): Promise<boolean> {
-  const st = await lstatOrNull(fs, path);
-  return st?.isFile === true && !st.isSymbolicLink && (await isPlainDir(fs, parentOf(path)));
+  return (await kindOf(fs, path)) === "file" && (await isPlainDir(fs, parentOf(path)));
 }
 
 export function parentOf(path: string): string {
@@ -52,10 +66,13 @@ export function parentOf(path: string): string {
 }
 
 /** A path that is safe to create: absent, not a system path, in a plain directory. */
-async function isFreeSlot(fs: Fs, path: string): Promise<boolean> {
-  return (
-    !isSystemPath(path) && (await lstatOrNull(fs, path)) === null && (await isPlainDir(fs, parentOf(path)))
-  );
+export async function isFreeSlot(fs: Fs, path: string): Promise<boolean> {
+  return !isSystemPath(path) && (await kindOf(fs, path)) === null && (await isPlainDir(fs, parentOf(path)));
+}
+
+/** A target the fast path writes: a regular file or a new name in a plain directory, not a system path. */
+export async function isWritable(fs: Fs, path: string): Promise<boolean> {
+  return !isSystemPath(path) && ((await isPlainFile(fs, path)) || (await isFreeSlot(fs, path)));
 }
 
 function distinct(paths: string[]): boolean {
@@ -89,16 +106,18 @@ export const FILE_COMMANDS = new Map<string, Runner>([
   [
     "cat",
     async (fs, call, cwd) => {
-      if (call.args.length === 0 || call.args.some((a) => a.startsWith("-"))) return undefined;
+      if (call.args.length === 0) return call.stdin;
+      if (call.stdin !== undefined || call.args.some((a) => a.startsWith("-"))) return undefined;
       const parts: Uint8Array[] = [];
       let total = 0;
       for (const a of call.args) {
         const path = fs.resolvePath(cwd, a);
         if (isSystemPath(path) || !(await isPlainFile(fs, path))) return undefined;
-        const bytes = await fs.readFileBuffer(path);
+        const bytes = await fileBytes(fs, path);
         total += bytes.length;
         if (total > MAX_CAT_BYTES) return undefined;
         parts.push(bytes);
+        call.reads?.push(path);
       }
       return decodeSmall(Buffer.concat(parts));
     },
@@ -117,18 +136,10 @@ export const FILE_COMMANDS = new Map<string, Runner>([
   ],
   [
     "echo",
-    async (fs, call, cwd) => {
+    async (_fs, call) => {
       const words = call.args.map((a) => (a.startsWith("'") ? a.slice(1, -1) : a));
       if (words[0]?.startsWith("-")) return undefined;
-      const text = `${words.join(" ")}\n`;
-      if (call.redirect === undefined) return text;
-      const path = fs.resolvePath(cwd, call.redirect.target);
-      if (isSystemPath(path)) return undefined;
-      const exists = await isPlainFile(fs, path);
-      if (!exists && !(await isFreeSlot(fs, path))) return undefined;
-      if (call.redirect.append) await fs.appendFile(path, text);
-      else await fs.writeFile(path, text);
-      return "";
+      return `${words.join(" ")}\n`;
     },
   ],
   [
@@ -157,7 +168,6 @@ export const FILE_COMMANDS = new Map<string, Runner>([
       return names.map((n) => `${n}\n`).join("");
     },
   ],
-  ["find", find],
   ["cp", (fs, call, cwd) => copyOrMove(fs, call, cwd, (from, to) => fs.cp(from, to, { recursive: false }))],
   ["mv", (fs, call, cwd) => copyOrMove(fs, call, cwd, (from, to) => fs.mv(from, to))],
   [
@@ -173,46 +183,12 @@ export const FILE_COMMANDS = new Map<string, Runner>([
   ],
 ]);
 
-/** A `find` operand: `.` or a relative path of plain components (an optional trailing `/`). */
-const FIND_OPERAND = /^(\.|[A-Za-z0-9_,+=:@%][A-Za-z0-9._,+=:@%-]*(\/[A-Za-z0-9._,+=:@%-]+)*\/?)$/;
-/** Larger trees go to just-bash. */
-const MAX_FIND_ENTRIES = 2000;
-
-/**
- * `find PATH` with no expression: PATH (as written, a trailing `/` dropped), then every entry under it
- * depth first, each directory's names in code-unit order (just-bash's order), hidden names included.
- */
-async function find(fs: Fs, call: Call, cwd: string): Promise<string | undefined> {
-  const arg = call.args[0];
-  if (call.args.length !== 1 || arg === undefined || !FIND_OPERAND.test(arg)) return undefined;
-  const start = arg.length > 1 && arg.endsWith("/") ? arg.slice(0, -1) : arg;
-  if (start !== "." && start.split("/").some((c) => c === "." || c === "..")) return undefined;
-  const root = fs.resolvePath(cwd, start);
-  if (root === "/" || isSystemPath(root)) return undefined;
-  const out = [start];
-  if (await isPlainDir(fs, root)) {
-    const walk = async (dir: string, shown: string): Promise<boolean> => {
-      for (const name of (await fs.readdir(dir)).sort()) {
-        if (out.length >= MAX_FIND_ENTRIES) return false;
-        const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
-        out.push(`${shown}/${name}`);
-        const st = await lstatOrNull(fs, path);
-        if (st === null || st.isSymbolicLink) return false;
-        if (st.isDirectory && !(await walk(path, `${shown}/${name}`))) return false;
-      }
-      return true;
-    };
-    if (!(await walk(root, start))) return undefined;
-  } else if (!(await isPlainFile(fs, root))) return undefined;
-  return out.map((p) => `${p}\n`).join("");
-}
-
 /** `mkdir -p` succeeds: every existing component is a plain directory, the rest can be created. */
 async function isPlainPrefix(fs: Fs, path: string): Promise<boolean> {
   let at = path;
   while (at !== "/") {
-    const st = await lstatOrNull(fs, at);
-    if (st !== null) return st.isDirectory && !st.isSymbolicLink && (await isPlainDir(fs, at));
+    const kind = await kindOf(fs, at);
+    if (kind !== null) return kind === "dir";
     at = parentOf(at);
   }
   return true;

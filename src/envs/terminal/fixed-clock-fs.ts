@@ -98,6 +98,29 @@ export class FixedClockFs extends InMemoryFs {
     return undefined;
   }
 
+  /**
+   * The kind of entry stored under the normalized `path` (null: none), read from the map without the
+   * public calls' path normalizing and symlink walk, which give the same answer while the file system has
+   * never held a link; undefined once it has, or when the map or the entry does not have the expected
+   * shape (then the caller asks `lstat`).
+   */
+  kindAt(path: string): "file" | "dir" | null | undefined {
+    if (this.linked) return undefined;
+    const data = (this as unknown as { data?: unknown }).data;
+    if (!(data instanceof Map)) return undefined;
+    const type = (data.get(path) as { type?: unknown } | undefined)?.type;
+    return type === undefined ? null : type === "directory" ? "dir" : type === "file" ? "file" : undefined;
+  }
+
+  /** The stored content of the file under the normalized `path` (see `kindAt`), or undefined. */
+  contentAt(path: string): Uint8Array | undefined {
+    if (this.linked) return undefined;
+    const data = (this as unknown as { data?: unknown }).data;
+    const content =
+      data instanceof Map ? (data.get(path) as { content?: unknown } | undefined)?.content : undefined;
+    return content instanceof Uint8Array ? content : undefined;
+  }
+
   /** True when an entry is stored under `path` itself (true when the map is not the expected shape). */
   hasStored(path: string): boolean {
     const data = (this as unknown as { data?: unknown }).data;

@@ -1,4 +1,4 @@
-import { sha256Hex } from "../../core/hash.ts";
+import { canonicalJson, sha256Hex } from "../../core/hash.ts";
 import type { SavedEntry } from "./sandbox.ts";
 
 /** One node of the structured file tree: files carry their size in bytes and a content digest. */
@@ -27,27 +27,64 @@ export function stateViewOf(
   cwd: string,
   lastExitCode: number | null,
 ): TerminalStateView {
-  const tree = entries.map((e): TreeNode => {
-    if (e.kind === "dir") return { path: e.path, kind: "dir" };
-    if (e.kind === "symlink") return { path: e.path, kind: "symlink", target: e.target ?? "" };
-    const source = e.base64 ?? e.text ?? "";
-    let file = fileDigests.get(e);
-    if (file?.source !== source) {
-      const bytes = bytesOf(e);
-      file = { source, size: bytes.length, sha256: sha256Hex(bytes).slice(0, 16) };
-      fileDigests.set(e, file);
-    }
-    return { path: e.path, kind: "file", size: file.size, sha256: file.sha256 };
-  });
-  return { cwd, lastExitCode, tree };
+  return { cwd, lastExitCode, tree: entries.map((e) => ({ ...nodeOf(e).node })) };
 }
 
 /**
- * Size and digest of saved file entries already seen, with the content they were computed from (the
- * sandbox hands out the same entry object while a file is unchanged), so an unchanged file is not
- * hashed again.
+ * The tree of `entries` (frozen nodes) and its `canonicalJson`, built from each entry's node and node
+ * text kept from earlier calls: an unchanged file is not hashed again, and no unchanged node is
+ * serialized again.
  */
-const fileDigests = new WeakMap<SavedEntry, { source: string; size: number; sha256: string }>();
+export function treeOf(entries: ReadonlyArray<SavedEntry>): { tree: TreeNode[]; treeJson: string } {
+  const tree: TreeNode[] = [];
+  const parts: string[] = [];
+  for (const e of entries) {
+    const { node, json } = nodeOf(e);
+    tree.push(node);
+    parts.push(json);
+  }
+  return { tree: Object.freeze(tree) as TreeNode[], treeJson: `[${parts.join(",")}]` };
+}
+
+interface KeptNode {
+  path: string;
+  kind: SavedEntry["kind"];
+  /** The entry's content (text, base64 or link target) the node was computed from. */
+  source: string;
+  node: TreeNode;
+  /** `canonicalJson(node)`. */
+  json: string;
+}
+
+/**
+ * The node (frozen) and node text of saved entries already seen, with what they were computed from (the
+ * sandbox hands out the same entry object while an entry is unchanged; a changed field is computed
+ * again), so an unchanged file is not hashed again.
+ */
+const keptNodes = new WeakMap<SavedEntry, KeptNode>();
+
+function nodeOf(e: SavedEntry): KeptNode {
+  const source = (e.kind === "symlink" ? e.target : (e.base64 ?? e.text)) ?? "";
+  const kept = keptNodes.get(e);
+  if (kept !== undefined && kept.path === e.path && kept.kind === e.kind && kept.source === source)
+    return kept;
+  let node: TreeNode;
+  if (e.kind === "dir") node = { path: e.path, kind: "dir" };
+  else if (e.kind === "symlink") node = { path: e.path, kind: "symlink", target: source };
+  else {
+    const bytes = bytesOf(e);
+    node = { path: e.path, kind: "file", size: bytes.length, sha256: sha256Hex(bytes).slice(0, 16) };
+  }
+  const made: KeptNode = {
+    path: e.path,
+    kind: e.kind,
+    source,
+    node: Object.freeze(node),
+    json: canonicalJson(node),
+  };
+  keptNodes.set(e, made);
+  return made;
+}
 
 /** Read-only access to a final file system, for verifiers. */
 export class FsView {

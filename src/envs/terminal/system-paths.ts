@@ -3,7 +3,11 @@ export const SYSTEM_ROOTS = ["/bin", "/usr", "/dev", "/proc"];
 
 const SYSTEM_PREFIXES = SYSTEM_ROOTS.map((r) => `${r}/`);
 
+/** The second character of every system root (`b`, `u`, `d`, `p`): any other path is not one. */
+const ROOT_INITIALS = new Set(SYSTEM_ROOTS.map((r) => r.charCodeAt(1)));
+
 export function isSystemPath(path: string): boolean {
+  if (!ROOT_INITIALS.has(path.charCodeAt(1))) return false;
   for (let i = 0; i < SYSTEM_ROOTS.length; i++) {
     if (path === SYSTEM_ROOTS[i] || path.startsWith(SYSTEM_PREFIXES[i] as string)) return true;
   }

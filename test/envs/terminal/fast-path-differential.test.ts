@@ -34,6 +34,11 @@ function states(): SavedEntry[][] {
     file(`${HOME}/e.txt`, ""),
     file(`${HOME}/nl.txt`, "\n\n"),
     file(`${HOME}/nul.txt`, "a\0b\nab\n"),
+    file(`${HOME}/k.csv`, "key,val\nb,2\na,1\nB,3\na,0\n10,x\n9,y\nb\n,z\n"),
+    file(`${HOME}/l.log`, "a DEBUG b\nDEBUG\nx DEBUG y\n 500\nq 500\nGET /a 500 x\n"),
+    file(`${HOME}/d/old.bak`, "old\n"),
+    file(`${HOME}/d/e/y.bak`, "y\n"),
+    file(`${HOME}/d/.h.bak`, "h\n"),
   ];
   const binary: SavedEntry = { path: `${HOME}/bin.dat`, kind: "file", mode: 0o644, base64: "/wABgv8=" };
   return [
@@ -109,7 +114,7 @@ function command(random: Random): string {
     random.int(4) === 0
       ? p()
       : pick(random, ["a.txt", "n.txt", "z.txt", "e.txt", "nl.txt", "nul.txt", "d/c.csv", "u.txt"]);
-  switch (random.int(20)) {
+  switch (random.int(28)) {
     case 0:
       return `cat ${p()}`;
     case 1:
@@ -142,7 +147,11 @@ function command(random: Random): string {
     case 9:
       return `touch ${p()} ${pick(random, ["", ` ${p()}`])}`.trimEnd();
     case 10:
-      return `${pick(random, ["cp", "mv"])} ${p()} ${p()}`;
+      return pick(random, [
+        `${pick(random, ["cp", "mv"])} ${p()} ${p()}`,
+        `mv ${pick(random, MV_GLOBS)} ${pick(random, ["empty", "d/e/", "d", "missing/", "a.txt", "/tmp"])}`,
+        `mv ${p()} ${p()} ${pick(random, ["empty", "d/e", "d/"])}`,
+      ]);
     case 11:
       return `rm ${pick(random, ["", "-r "])}${p()}${pick(random, ["", ` ${p()}`])}`;
     case 12:
@@ -197,9 +206,158 @@ function command(random: Random): string {
         `head -n ${n} ${t()}`,
       ]);
     }
+    case 20:
+    case 21:
+    case 22:
+    case 23:
+      return pipeline(random, t);
+    case 24:
+    case 25:
+      return `${pipeline(random, t)} ${pick(random, [">", ">>"])} ${pick(random, [...REDIRECTS, p()])}`;
+    case 26:
+      return pick(random, [
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)}`,
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)}`,
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)} -delete`,
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)} -print`,
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)} | wc -l`,
+        `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)} | wc -l > ${pick(random, REDIRECTS)}`,
+        `find ${pick(random, FIND_ROOTS)} -type f -name ${pick(random, NAME_GLOBS)}`,
+      ]);
+    case 27:
+      return `${pick(random, ["cat", "sort", "grep a", "wc -l", "tail -n +2", "cut -d, -f1"])} ${t()} > ${pick(random, [...REDIRECTS, t()])}`;
     default:
       return pick(random, ["export PATH=/bin", "export CDPATH=/tmp", "readonly OLDPWD", "shopt -s xpg_echo"]);
   }
+}
+
+/** Redirection targets: new names, existing text files, a directory, a system path, a missing directory. */
+const REDIRECTS = ["out.txt", "d/out.txt", "a.txt", "k.csv", "d", "/usr/bin/x", "nodir/out.txt", "d/e/o.txt"];
+const FIND_ROOTS = [".", "d", "d/", "d/e", "empty", "a.txt", "missing", "../user", "./d"];
+const NAME_GLOBS = [
+  "'*.bak'",
+  "'*.txt'",
+  "'*'",
+  "'c.csv'",
+  "'d*'",
+  "'*.BAK'",
+  "*.txt",
+  "old.bak",
+  "'?.txt'",
+  "'e'",
+];
+/** grep patterns: fixed words, quoted fixed texts (anchored or not), and ones with regex or option meaning. */
+const PATTERNS = [
+  "a",
+  "DEBUG",
+  "' DEBUG '",
+  "' 500$'",
+  "'^a'",
+  "'^q 500$'",
+  "'500 x'",
+  "'a.b'",
+  "'-v'",
+  "'^-v'",
+];
+
+/** mv sources with globs: matching files, hidden files, a directory, nothing; a glob in a directory name. */
+const MV_GLOBS = [
+  "*.txt",
+  "d/*.bak",
+  "d/*",
+  "*.md",
+  "d/.*",
+  "*.none",
+  "d/e/*",
+  "*",
+  "d*/c.csv",
+  "'*.txt'",
+  "a*.txt b.md",
+];
+const FORM_SWEEP_FILES = [
+  "k.csv",
+  "l.log",
+  "d/c.csv",
+  "z.txt",
+  "u.txt",
+  "n.txt",
+  "e.txt",
+  "nul.txt",
+  "bin.dat",
+];
+/** Redirections of readers, and the ones that must fall back (the target is read, listed or a directory). */
+const REDIRECTED = [
+  "tail -n +2 k.csv | sort -t, -k1,1 > s.txt",
+  "cat s.txt",
+  "grep -c DEBUG l.log > d/n.txt",
+  "grep ' 500$' l.log >> d/n.txt",
+  "cat d/n.txt",
+  "tail -n +2 k.csv | cut -d, -f2 >> d/n.txt",
+  "sort k.csv > k.csv",
+  "cat a.txt >> a.txt",
+  "find . -name '*.bak' > f.txt",
+  "find d -name '*.bak' | wc -l > count.txt",
+  "find d -name '*.bak' > d/list.txt",
+  "cut -d, -f1 k.csv > d",
+  "cat missing | wc -l > c.txt",
+  "grep -c nothing l.log > c.txt",
+  "sort z.txt > nodir/s.txt",
+  "cat c.txt count.txt s.txt",
+];
+
+/** The first command of a pipeline (it reads a file), then one to three filters (they read stdin). */
+function pipeline(random: Random, t: () => string): string {
+  const text = [
+    "k.csv",
+    "l.log",
+    "d/c.csv",
+    "a.txt",
+    "n.txt",
+    "z.txt",
+    "u.txt",
+    "e.txt",
+    "nl.txt",
+    "missing",
+  ];
+  const f = () => (random.int(5) === 0 ? t() : pick(random, text));
+  const head = pick(random, [
+    `cat ${f()}`,
+    `tail -n +2 ${f()}`,
+    `tail -n +${pick(random, ["0", "1", "3", "20"])} ${f()}`,
+    `sort ${f()}`,
+    `sort -t, -k1,1 ${f()}`,
+    `sort -t, -k2,2 ${f()}`,
+    `cut -d, -f${pick(random, ["1", "2", "3"])} ${f()}`,
+    `grep ${pick(random, PATTERNS)} ${f()}`,
+    `grep -c ${pick(random, PATTERNS)} ${f()}`,
+    `head -n 3 ${f()}`,
+    `find ${pick(random, FIND_ROOTS)} -name ${pick(random, NAME_GLOBS)}`,
+    `ls ${pick(random, [".", "d"])}`,
+  ]);
+  const filters = [
+    "sort",
+    "sort -t, -k1,1",
+    "sort -t: -k2,2",
+    "sort -k1,1",
+    "sort -r",
+    "cut -d, -f2",
+    "cut -d, -f1",
+    "cut -f1",
+    "wc -l",
+    "wc",
+    "tail -n +2",
+    "tail -n 2",
+    "head -n 1",
+    "head -2",
+    "grep a",
+    "grep -c a",
+    `grep ${pick(random, PATTERNS)}`,
+    "cat",
+    "uniq",
+    "cat a.txt",
+  ];
+  const n = 1 + random.int(3);
+  return [head, ...Array.from({ length: n }, () => pick(random, filters))].join(" | ");
 }
 
 interface Session {
@@ -208,6 +366,22 @@ interface Session {
   env: Record<string, string>;
 }
 
+/** The forms the fast path must answer at least sometimes, by a pattern of the command. */
+const FORMS: ReadonlyArray<[string, RegExp]> = [
+  ["pipeline", / \| /],
+  ["pipeline of three", / \| .* \| /],
+  ["redirected reader", /^(cat|sort|grep|wc|tail|cut|find|head)\b.*[^>]>>? \S+$/],
+  ["find -name", /^find \S+ -name \S+$/],
+  ["find -delete", /-delete$/],
+  ["sort by key", /sort -t. -k/],
+  ["cut", /cut -d, -f/],
+  ["quoted grep", /grep (-c )?'/],
+  ["grep -c", /grep -c/],
+  ["tail from line", /tail -n \+/],
+  ["mv glob", /^mv .*\*/],
+];
+const fastForms = new Map<string, number>();
+
 /** Commands the fast path answered, by name. */
 const fastNames = new Map<string, number>();
 
@@ -215,6 +389,8 @@ async function step(s: Session, cmd: string, i: number) {
   const out = await s.shell.run(cmd, s.cwd, s.env, createRandom("fast-path-test", i));
   const name = cmd.split(" ")[0] as string;
   if (out.fast) fastNames.set(name, (fastNames.get(name) ?? 0) + 1);
+  for (const [form, re] of FORMS)
+    if (out.fast && re.test(cmd)) fastForms.set(form, (fastForms.get(form) ?? 0) + 1);
   s.env = { ...out.env };
   s.cwd = out.env.PWD?.startsWith("/") ? out.env.PWD : s.cwd;
   const { fast: _marker, ...outcome } = out;
@@ -262,6 +438,7 @@ describe("terminal fast path", () => {
     expect(commands).toBeGreaterThanOrEqual(400);
     // The fast path must actually engage (a fast path that never answers would pass the comparison).
     expect(fast / commands).toBeGreaterThan(0.08);
+    // Each form of the pipelines, redirections and `find` expressions engages.
   }, 240_000);
 
   it("gives just-bash's output for every text command over every text file", async () => {
@@ -297,7 +474,28 @@ describe("terminal fast path", () => {
         "x=1,y@2.txt",
       ].map((f) => `find ${f}`),
       "cd d && find .",
+      "cd ..",
       "find d -name c.csv",
+      ...FIND_ROOTS.flatMap((r) =>
+        NAME_GLOBS.flatMap((g) => [`find ${r} -name ${g}`, `find ${r} -name ${g} | wc -l`]),
+      ),
+      ...FORM_SWEEP_FILES.flatMap((f) => [
+        `tail -n +2 ${f} | sort -t, -k1,1`,
+        `tail -n +2 ${f} | cut -d, -f2`,
+        `cat ${f} | sort | head -n 2`,
+        `cut -d, -f2 ${f} | sort | tail -n 1`,
+        `cat ${f} | wc -l`,
+        `sort -t, -k2,2 ${f}`,
+        `cut -d, -f1 ${f}`,
+        ...PATTERNS.flatMap((w) => [`grep ${w} ${f}`, `grep -c ${w} ${f}`, `cat ${f} | grep ${w}`]),
+      ]),
+      ...REDIRECTED,
+      ...["'*.txt' -delete", "'*.bak' -delete", "'e' -delete", "'*.bak' -delete"].map(
+        (g) => `find d -name ${g}`,
+      ),
+      ...MV_GLOBS.map((g, i) => `mv ${g} ${["empty", "d/e/", "d", "/tmp"][i % 4]}`),
+      // A write under the command stubs (just-bash's) turns the fast path off: last.
+      "wc -l a.txt > /usr/bin/wc",
     );
     const mismatches: string[] = [];
     const before = new Map(fastNames);
@@ -311,14 +509,17 @@ describe("terminal fast path", () => {
       };
       for (const [i, cmd] of [...sweep, "hash -l"].entries()) {
         const [ra, rb] = [await step(a, cmd, i), await step(b, cmd, i)];
-        if (ra !== rb) mismatches.push(`state ${k}: ${cmd}\n fast ${ra}\n bash ${rb}`);
+        const [fa, fb] = [JSON.stringify(await a.shell.save()), JSON.stringify(await b.shell.save())];
+        if (ra !== rb || fa !== fb) mismatches.push(`state ${k}: ${cmd}\n fast ${ra}\n bash ${rb}`);
       }
     }
     expect(mismatches.slice(0, 3)).toEqual([]);
     // Each text command is answered by the fast path (a form that never engages would pass too).
-    for (const name of ["wc", "sort", "grep", "tail", "head"])
+    // Each form of the pipelines, redirections and `find` expressions engages.
+    for (const [form] of FORMS) expect(fastForms.get(form) ?? 0, form).toBeGreaterThan(2);
+    for (const name of ["wc", "sort", "grep", "tail", "head", "cut"])
       expect((fastNames.get(name) ?? 0) - (before.get(name) ?? 0), name).toBeGreaterThan(10);
-    expect((fastNames.get("find") ?? 0) - (before.get("find") ?? 0)).toBeGreaterThan(6);
+    expect((fastNames.get("find") ?? 0) - (before.get("find") ?? 0)).toBeGreaterThan(60);
   }, 240_000);
 
   it("leaves a command that hits the file-system limit to just-bash (same error, nothing changed)", async () => {
