@@ -7,7 +7,7 @@ import {
   type RowWithArtefacts,
 } from "./encode.ts";
 import type { StepRow } from "./rows.ts";
-import { fastStepPieces, type StepPieces, stepText } from "./step-text.ts";
+import { fastStepPieces, type StepPieces, stepTail, stepText } from "./step-text.ts";
 
 /* Encoding of appended steps, shared by both stores: the fast path first, the step schema otherwise. */
 
@@ -26,7 +26,7 @@ export function encodeStepData(
   step: StepRecord,
   operation: () => string,
 ): RowWithArtefacts<StepData> & {
-  columns: Omit<StepRow, "trajectory_id" | "data">;
+  columns: Omit<StepRow, "trajectory_id" | "observation" | "data">;
 } {
   const pieces = fastStepPieces(step);
   if (pieces !== undefined) {
@@ -58,10 +58,18 @@ export function appendOperation(trajectoryId: string, step: StepRecord): () => s
   return () => `appendStep(${trajectoryId}, step ${step?.index})`;
 }
 
-/** Validates a step and encodes its row; its screenshot bytes come back as `pending`. */
+/**
+ * Validates a step and encodes its row; its screenshot bytes come back as `pending`. A fast-path step's
+ * observation text is split off (`StepRow.observation`) for the store to keep once; a schema-path step
+ * keeps its whole text in `data`.
+ */
 export function encodeStep(trajectoryId: string, step: StepRecord): RowWithArtefacts<StepRow> {
   const { row, pending, columns } = encodeStepData(step, appendOperation(trajectoryId, step));
-  return { row: { trajectory_id: trajectoryId, ...columns, data: stepDataText(row) }, pending };
+  const split =
+    typeof row === "string"
+      ? { observation: null, data: row }
+      : { observation: row.observation, data: stepTail(row) };
+  return { row: { trajectory_id: trajectoryId, ...columns, ...split }, pending };
 }
 
 const TERMINATED = 1;
@@ -71,7 +79,7 @@ const SCHEMA_TEXT = 4;
 
 /**
  * The stored steps of one trajectory in the memory store, in index order. Fast-path pieces are kept
- * column by column (shared texts in arrays, numbers and flags in typed arrays), so a long run keeps
+ * column by column (shared texts in arrays, numbers and flags in one array of numbers), so a long run keeps
  * a few pointers per step instead of an object and a boxed number for the garbage collector to move;
  * schema-path steps keep their text. `text(i)` is what `stepDataText` gives for the data pushed.
  */
@@ -82,10 +90,14 @@ export class StepLog {
   readonly #raw: string[] = [];
   readonly #parseError: string[] = [];
   readonly #info: string[] = [];
-  /** reward and timeMs of step i at 2i and 2i + 1. */
-  #numbers = new Float64Array(64);
-  #flags = new Uint8Array(32);
-  readonly #schemaTexts = new Map<number, string>();
+  /**
+   * reward, timeMs and flags of step i at 3i, 3i + 1 and 3i + 2: an array of numbers only, which V8
+   * keeps unboxed in one backing store (a typed array's buffer costs microseconds to allocate, and a
+   * log is made for every trajectory).
+   */
+  readonly #numbers: number[] = [];
+  /** Made with the first schema-path step (a Map costs about a microsecond to make). */
+  #schemaTexts: Map<number, string> | undefined;
 
   get length(): number {
     return this.#length;
@@ -94,26 +106,18 @@ export class StepLog {
   /** Appends the data of step `length` (the caller checks the index). */
   push(data: StepData): void {
     const i = this.#length;
-    if (i === this.#flags.length) {
-      const flags = new Uint8Array(i * 2);
-      flags.set(this.#flags);
-      this.#flags = flags;
-      const numbers = new Float64Array(i * 4);
-      numbers.set(this.#numbers);
-      this.#numbers = numbers;
-    }
     if (typeof data === "string") {
+      this.#schemaTexts ??= new Map();
       this.#schemaTexts.set(i, data);
-      this.#flags[i] = SCHEMA_TEXT;
+      this.#numbers.push(0, 0, SCHEMA_TEXT);
       this.#observation.push("");
       this.#action.push("");
       this.#raw.push("");
       this.#parseError.push("");
       this.#info.push("");
     } else {
-      this.#flags[i] = (data.terminated ? TERMINATED : 0) | (data.truncated ? TRUNCATED : 0);
-      this.#numbers[2 * i] = data.reward;
-      this.#numbers[2 * i + 1] = data.timeMs;
+      const flags = (data.terminated ? TERMINATED : 0) | (data.truncated ? TRUNCATED : 0);
+      this.#numbers.push(data.reward, data.timeMs, flags);
       this.#observation.push(data.observation);
       this.#action.push(data.action);
       this.#raw.push(data.raw);
@@ -125,8 +129,8 @@ export class StepLog {
 
   /** The stored JSON text of step `i` (0 ≤ i < length). */
   text(i: number): string {
-    const flags = this.#flags[i] as number;
-    if (flags & SCHEMA_TEXT) return this.#schemaTexts.get(i) as string;
+    const flags = this.#numbers[3 * i + 2] as number;
+    if (flags & SCHEMA_TEXT) return this.#schemaTexts?.get(i) as string;
     return stepText({
       index: i,
       observation: this.#observation[i] as string,
@@ -134,11 +138,11 @@ export class StepLog {
       actionType: null,
       raw: this.#raw[i] as string,
       parseError: this.#parseError[i] as string,
-      reward: this.#numbers[2 * i] as number,
+      reward: this.#numbers[3 * i] as number,
       terminated: (flags & TERMINATED) !== 0,
       truncated: (flags & TRUNCATED) !== 0,
       info: this.#info[i] as string,
-      timeMs: this.#numbers[2 * i + 1] as number,
+      timeMs: this.#numbers[3 * i + 1] as number,
     });
   }
 

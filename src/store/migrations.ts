@@ -104,10 +104,25 @@ CREATE TABLE knowledge_entries (
 );
 `;
 
+/**
+ * Each distinct observation of appended steps stored once (environments repeat observations: a grid
+ * world has a few dozen, web pages recur). A step with `observation_id` keeps in `data` only its text
+ * after the observation; its text is rebuilt on read (`STEP_TEXT` in statements.ts). Rows written
+ * before this migration have no `observation_id` and keep their whole text, so they read as before.
+ */
+const STEP_OBSERVATIONS = `
+CREATE TABLE observations (
+  id INTEGER PRIMARY KEY,
+  text TEXT NOT NULL
+);
+ALTER TABLE steps ADD COLUMN observation_id INTEGER REFERENCES observations (id);
+`;
+
 /** The schema history, oldest first. Append new migrations; never edit released ones. */
 export const MIGRATIONS: ReadonlyArray<Migration> = [
   { version: 1, name: "initial", sql: INITIAL },
   { version: 2, name: "knowledge_entries", sql: KNOWLEDGE_ENTRIES },
+  { version: 3, name: "step_observations", sql: STEP_OBSERVATIONS },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -63,6 +63,11 @@ export interface TrajectoryRowWithCount extends TrajectoryRow {
   step_count: number;
 }
 
+/**
+ * A step row as appended. With `observation` (the observation's JSON text, kept once in the
+ * `observations` table and referenced by `observation_id`), `data` is the step's text after the
+ * observation (`stepTail`); without, `data` is the whole step text.
+ */
 export interface StepRow {
   trajectory_id: string;
   idx: number;
@@ -70,6 +75,7 @@ export interface StepRow {
   reward: number;
   terminated: 0 | 1;
   truncated: 0 | 1;
+  observation: string | null;
   data: string;
 }
 

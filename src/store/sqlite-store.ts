@@ -3,6 +3,7 @@ import { createArtefactFiles } from "./artefact-files.ts";
 import type { PageOptions, RunStore, TrajectoryFilter, TreeNodeFilter } from "./contract.ts";
 import * as encode from "./encode.ts";
 import * as encodeStep from "./encode-step.ts";
+import { createObservationRefs } from "./observation-refs.ts";
 import * as rows from "./rows.ts";
 import { insert, leaveWalMode, openDatabase, type SqliteStoreOptions } from "./sqlite-open.ts";
 import { type NodeQuery, prepareStatements, type Statements, type TrajectoryQuery } from "./statements.ts";
@@ -55,6 +56,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     throw error;
   }
   const files = createArtefactFiles(join(options.dir, "artefacts"));
+  /** Observations kept once: a step references the stored text of an observation seen before. */
+  const observations = createObservationRefs((text) =>
+    Number(st.insertObservation.run(text).lastInsertRowid),
+  );
   let closed = false;
 
   function open(operation: string): void {
@@ -131,14 +136,24 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
         row.reward,
         row.terminated,
         row.truncated,
+        row.observation === null ? null : observations.idOf(row.observation),
         row.data,
       );
+    }
+  }
+  /** Runs a transaction that inserts the batch; when it does not commit, the observations it stored are gone. */
+  function withBatch<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      observations.forget();
+      throw error;
     }
   }
   const insertBatchTx = db.transaction(insertBatch);
   function commitBatch(operation: string): void {
     if (batch.size === 0) return;
-    writeNow(operation, () => insertBatchTx.immediate());
+    writeNow(operation, () => withBatch(() => insertBatchTx.immediate()));
     batch.clear();
   }
 
@@ -236,7 +251,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       writeNow(operation, () => {
         const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
         writeFiles(pending);
-        finishTx.immediate(row, pending);
+        withBatch(() => finishTx.immediate(row, pending));
         batch.clear();
       });
     },

@@ -19,6 +19,7 @@ type StepColumns = [
   StepRow["reward"],
   StepRow["terminated"],
   StepRow["truncated"],
+  number | null,
   StepRow["data"],
 ];
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
@@ -51,6 +52,13 @@ const TRAJECTORY_FILTER = `run_id = @run_id
 const NODE_FILTER = `tree_id = @tree_id
   AND (@status IS NULL OR status = @status)
   AND (@any_parent = 1 OR parent_id IS @parent_id)`;
+
+/**
+ * A step's stored text: its whole `data`, or, with an observation kept once, the head rebuilt from `idx`
+ * (`stepHead`), the observation's text and the tail in `data`.
+ */
+const STEP_TEXT = `CASE WHEN observation_id IS NULL THEN data ELSE '{"index":' || idx || ',"observation":' ||
+  (SELECT text FROM observations o WHERE o.id = observation_id) || data END`;
 
 const TRAJECTORY_COLUMNS = `t.*, (SELECT COUNT(*) FROM steps s WHERE s.trajectory_id = t.id) AS step_count`;
 
@@ -106,14 +114,14 @@ export function prepareStatements(db: Db) {
 
     // Positional parameters: binding them costs less than naming them, and this runs for every step.
     insertStep: db.prepare(`INSERT INTO steps (trajectory_id, idx, action_type, reward, terminated, truncated,
-      data) VALUES (?, ?, ?, ?, ?, ?, ?)`) as Stmt<StepColumns>,
+      observation_id, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`) as Stmt<StepColumns>,
+    insertObservation: db.prepare("INSERT INTO observations (text) VALUES (?)") as Stmt<[string]>,
     stepDataPage: db
-      .prepare("SELECT data FROM steps WHERE trajectory_id = ? AND idx >= ? AND idx < ? ORDER BY idx")
+      .prepare(`SELECT ${STEP_TEXT} FROM steps WHERE trajectory_id = ? AND idx >= ? AND idx < ? ORDER BY idx`)
       .pluck() as Stmt<[string, number, number], string>,
-    listStepData: db.prepare("SELECT data FROM steps WHERE trajectory_id = ? ORDER BY idx").pluck() as Stmt<
-      [string],
-      string
-    >,
+    listStepData: db
+      .prepare(`SELECT ${STEP_TEXT} FROM steps WHERE trajectory_id = ? ORDER BY idx`)
+      .pluck() as Stmt<[string], string>,
 
     insertArtefact: db.prepare(
       "INSERT OR IGNORE INTO artefacts (sha256, mime, size) VALUES (@sha256, @mime, @size)",

@@ -71,8 +71,11 @@ function actionText(action: Action | null): string | undefined {
 
 const InfoSchema = z.record(z.string(), z.unknown());
 
-/** A plain object with enumerable string keys only, as `z.record(z.string(), z.unknown())` takes it. */
-function recordText(value: unknown): string | undefined {
+/**
+ * The JSON text of a plain object with enumerable string keys only, as `z.record(z.string(), z.unknown())`
+ * takes it (and gives it back unchanged); undefined for anything else.
+ */
+export function recordText(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
   if (Object.isFrozen(value)) {
     const cached = cachedText(value, (v) => InfoSchema.safeParse(v));
@@ -150,7 +153,20 @@ export function fastStepPieces(step: StepRecord): StepPieces | undefined {
 
 /** The stored JSON text of a step: what `JSON.stringify(StepRecordSchema.parse(step))` gives. */
 export function stepText(p: StepPieces): string {
-  return `{"index":${p.index},"observation":${p.observation},"action":${p.action},"raw":${JSON.stringify(p.raw)}${p.parseError},"reward":${p.reward},"terminated":${p.terminated},"truncated":${p.truncated},"info":${p.info},"timeMs":${p.timeMs}}`;
+  return `${stepHead(p.index)}${p.observation}${stepTail(p)}`;
+}
+
+/**
+ * A step's text before its observation. It depends on the index only, so the SQLite store, which keeps
+ * each distinct observation once, stores just the tail and rebuilds the head from the step's `idx`.
+ */
+export function stepHead(index: number): string {
+  return `{"index":${index},"observation":`;
+}
+
+/** A step's text after its observation: `stepHead(index) + observation + stepTail` is `stepText`. */
+export function stepTail(p: StepPieces): string {
+  return `,"action":${p.action},"raw":${JSON.stringify(p.raw)}${p.parseError},"reward":${p.reward},"terminated":${p.terminated},"truncated":${p.truncated},"info":${p.info},"timeMs":${p.timeMs}}`;
 }
 
 /** `fastStepPieces` joined into text. */
