@@ -1,9 +1,11 @@
 // Search throughput: environment steps per second of ENVS search on built-in web tasks with 1, 2 and 4
 // live browser contexts, and the share of time spent reaching children's states (restore or replay).
-// A second pass hides the snapshot capability so every child is reached by reset + replay.
+// A second pass hides the snapshot capability so every child is reached by reset + replay. How the
+// children's states were reached is reported too: restores in the live page or on a freshly reset
+// page, and episodes started in a new browser context or in the previous episode's (reused).
 import { createRuntime, type Environment } from "../src/core/index.ts";
 import { systemClock } from "../src/core/system-runtime.ts";
-import { BrowserPool, createWebEnvironment } from "../src/envs/web/index.ts";
+import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../src/envs/web/index.ts";
 import { createHeuristicWebPolicy } from "../src/policies/heuristic-web/heuristic-web-policy.ts";
 import { runSearch, SearchConfigSchema } from "../src/search/index.ts";
 import { createMemoryStore } from "../src/store/index.ts";
@@ -25,8 +27,10 @@ function hideSnapshot(env: Environment): Environment {
 
 async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean) {
   const envs: Environment[] = [];
+  const webEnvs: WebEnvironment[] = [];
   for (let i = 0; i < liveEnvs; i++) {
     const env = await createWebEnvironment({ observation: { screenshot: false } }, { pool });
+    webEnvs.push(env);
     envs.push(replayOnly ? hideSnapshot(env) : env);
   }
   const store = createMemoryStore();
@@ -51,10 +55,17 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
     { runId: "bench", seed: "b", tasks, config },
   );
   const seconds = (performance.now() - start) / 1000;
+  const sum = (f: (e: WebEnvironment) => number) => webEnvs.reduce((a, e) => a + f(e), 0);
+  const ways = {
+    inPageRestores: sum((e) => e.restoreStats().inPage),
+    freshRestores: sum((e) => e.restoreStats().fresh),
+    contextsOpened: sum((e) => e.contextStats().opened),
+    contextsReused: sum((e) => e.contextStats().reused),
+  };
   for (const e of envs) await e.close();
   const envSteps = result.tasks.reduce((a, t) => a + t.counters.envSteps, 0);
   const replayMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
-  return { stepsPerSecond: envSteps / seconds, replayShare: replayMs / 1000 / seconds, envSteps };
+  return { stepsPerSecond: envSteps / seconds, replayShare: replayMs / 1000 / seconds, envSteps, ...ways };
 }
 
 export async function benchSearch(): Promise<Record<string, number>> {
@@ -66,6 +77,10 @@ export async function benchSearch(): Promise<Record<string, number>> {
       const r = await measure(pool, live, false);
       out[`stepsPerSecond_${live}ctx`] = r.stepsPerSecond;
       out[`replayShare_${live}ctx`] = r.replayShare;
+      out[`inPageRestores_${live}ctx`] = r.inPageRestores;
+      out[`freshRestores_${live}ctx`] = r.freshRestores;
+      out[`contextsOpened_${live}ctx`] = r.contextsOpened;
+      out[`contextsReused_${live}ctx`] = r.contextsReused;
     }
     const base = out.stepsPerSecond_1ctx ?? 1;
     out.speedup_2ctx = (out.stepsPerSecond_2ctx ?? 0) / base;

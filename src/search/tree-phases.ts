@@ -8,6 +8,7 @@ import {
 import { endReason } from "./gates.ts";
 import { reachState } from "./materialize.ts";
 import type { SearchNode } from "./node.ts";
+import type { Prewarm } from "./prewarm.ts";
 import type { NoiseSlot } from "./tree-noise.ts";
 import type { TreeSearchDeps, TreeSpec } from "./tree-spec.ts";
 import type { TreeState } from "./tree-state.ts";
@@ -23,6 +24,8 @@ export interface TreeRun {
   deps: TreeSearchDeps;
   spec: TreeSpec;
   state: TreeState;
+  /** Idle environments prewarmed for the tree's children (prewarm.ts). */
+  warm?: Prewarm;
 }
 
 /** The environment slots of a tree: with noise, each environment attached through the hook once. */
@@ -108,6 +111,7 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   slot.noise?.setSchedule(node.noise?.schedule ?? []);
   const expectedFingerprint = expectedFingerprintOf(node);
   state.beginReach(clock.monotonicMs());
+  await run.warm?.ready(slot);
   const reached = await reachState(slot.env, {
     taskId: spec.task.id,
     seed: spec.seed,

@@ -1,5 +1,6 @@
 import type { Proposal } from "../core/index.ts";
 import type { SearchNode } from "./node.ts";
+import { Prewarm } from "./prewarm.ts";
 import { assignNoise } from "./tree-noise.ts";
 import { activate, guarded, type Slot, slotsOf, type TreeRun } from "./tree-phases.ts";
 import {
@@ -29,7 +30,8 @@ export async function searchTree(
   resume?: ReadonlyArray<SearchNode>,
 ): Promise<TreeResult> {
   const state = new TreeState(spec.treeId);
-  const run: TreeRun = { deps, spec, state };
+  const warm = new Prewarm({ taskId: spec.task.id, seed: spec.seed }, deps.runtime.logger);
+  const run: TreeRun = { deps, spec, state, warm };
   const free: Slot[] = slotsOf(deps.envs, spec).reverse();
   let active: ActiveNode[] = [];
 
@@ -70,6 +72,8 @@ export async function searchTree(
         else free.push(entry.slot);
       });
     }
+    // Environments left idle get the tree's task ready for the children to come.
+    warm.start(free);
     active.sort((a, b) => a.node.seq - b.node.seq);
     if (active.length === 0 && state.queue.length === 0) {
       deps.onRound?.([...state.changed], state.counters);
@@ -102,5 +106,6 @@ export async function searchTree(
       busyEnvs: active.length,
     });
   }
+  await warm.settle();
   return { nodes: state.nodes, counters: state.counters, interrupted };
 }

@@ -1,7 +1,8 @@
-import type { BrowserContext, Dialog, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Dialog, Disposable, Page } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
 import type { BrowserPool } from "./browser-pool.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
+import { LoadWatch, loadAndStartEpisode } from "./episode-start.ts";
 import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
 import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
@@ -21,6 +22,14 @@ export interface EpisodePage {
   holdDialog: ((dialog: Dialog) => void) | null;
   /** New pages the noise layer is about to open (others are closed as popups). */
   allowPages: number;
+  /**
+   * Starts a new episode in this context and page as a fresh context would start it, without a new
+   * renderer: other pages closed, the origin's storage cleared (cookies, local and session storage,
+   * IndexedDB, window.name), the seed replaced, the viewport back to the configured one when
+   * `resetViewport`, the history reset to about:blank, the entry page loaded and started. On failure
+   * the context is closed and the error thrown (the caller then opens a fresh one).
+   */
+  restart(target: { entryPath: string; seed: number; resetViewport: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,8 +45,44 @@ export interface OpenEpisodeOptions {
 const MAX_BLOCKED_URLS = 20;
 const CLOSE_TIMEOUT_MS = 10_000;
 
-/** Resource types whose failed load makes a task page invalid (a missing script breaks the task). */
-const REQUIRED_RESOURCES = new Set(["document", "script", "stylesheet"]);
+/** The seed, readable by page scripts (core.js seeds Math.random from it) before any of them runs. */
+const seedScript = (seed: number) =>
+  `window.__REHEARSAL__ = Object.freeze({ managed: true, seed: ${JSON.stringify(seed)} });`;
+
+/**
+ * Run at the start of the first document of a restarted episode only (removed once it loaded):
+ * what a previous episode's page may have left in this tab and origin and a fresh context lacks.
+ */
+const FRESH_TAB_SCRIPT = `(() => {
+  if (window !== window.top) return;
+  try { sessionStorage.clear(); } catch {}
+  try { localStorage.clear(); } catch {}
+  for (const c of document.cookie.split(";")) {
+    const name = c.split("=")[0].trim();
+    if (name) document.cookie = name + "=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
+  }
+  window.name = "";
+})();`;
+
+/** How long the previous episode's page may take to answer before a restart gives up on it. */
+const RESTART_PROBE_MS = 2_000;
+
+/**
+ * Whether the page's origin may hold storage beyond local and session storage (cookies, IndexedDB
+ * databases, CacheStorage); true when the page shows another origin or the check fails. A page that
+ * does not answer within RESTART_PROBE_MS (stuck in a script) throws `env.timeout`: the restart
+ * then gives up at once and a new context is opened.
+ */
+async function leftStorage(page: Page, origin: string): Promise<boolean> {
+  const expression = `(async () => {
+    if (location.origin !== ${JSON.stringify(origin)}) return true;
+    if (document.cookie !== "") return true;
+    if (typeof indexedDB !== "undefined" && (await indexedDB.databases()).length > 0) return true;
+    return typeof caches !== "undefined" && (await caches.keys()).length > 0;
+  })()`;
+  const check = (page.evaluate(expression) as Promise<boolean>).catch(() => true);
+  return withTimeout(check, RESTART_PROBE_MS, "checking the previous episode's page");
+}
 
 /**
  * Opens a fresh context + page for a task: fixed viewport, locale and timezone, frozen Date, every
@@ -58,6 +103,9 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     colorScheme: "light",
   });
   let closing = false;
+  let seeded: Disposable | null = null;
+  let watch: LoadWatch | null = null;
+  let cdp: CDPSession | null = null;
   const state: EpisodePage = {
     context,
     page: undefined as unknown as Page,
@@ -67,6 +115,43 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     unresponsive: false,
     holdDialog: null,
     allowPages: 0,
+    async restart(target) {
+      const page = state.page;
+      const run = async () => {
+        for (const p of context.pages()) if (p !== page) await p.close();
+        state.holdDialog = null;
+        state.allowPages = 0;
+        state.dialogs.length = 0;
+        state.blocked.count = 0;
+        state.blocked.urls.length = 0;
+        cdp ??= await context.newCDPSession(page);
+        // Cookies, IndexedDB and caches of the task server's origin: a new context has none. Clearing
+        // them costs tens of milliseconds, so only when the page shows some (local and session
+        // storage are cleared as the next document starts, FRESH_TAB_SCRIPT).
+        const clear = await leftStorage(page, origin);
+        // A new page's history: about:blank, then the entry page (the old page unloads here).
+        await page.goto("about:blank");
+        await cdp.send("Page.resetNavigationHistory");
+        if (clear) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
+        if (target.resetViewport) await page.setViewportSize(config.viewport);
+        await seeded?.dispose();
+        seeded = await context.addInitScript({ content: seedScript(target.seed) });
+        const fresh = await page.addInitScript({ content: FRESH_TAB_SCRIPT });
+        await loadAndStartEpisode(page, watch as LoadWatch, {
+          origin,
+          entryPath: target.entryPath,
+          seed: target.seed,
+          timeoutMs: config.actionTimeoutMs,
+        });
+        await fresh.dispose();
+      };
+      try {
+        await withTimeout(run(), config.actionTimeoutMs * 3, `restarting an episode in ${target.entryPath}`);
+      } catch (error) {
+        await state.close();
+        throw error;
+      }
+    },
     async close() {
       if (closing) return;
       closing = true;
@@ -99,30 +184,11 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       return ws.close({ code: 1008, reason: "blocked by Rehearsal" });
     });
     if (config.fixedTime !== null) await context.clock.setFixedTime(config.fixedTime);
-    await context.addInitScript({
-      content: `window.__REHEARSAL__ = Object.freeze({ managed: true, seed: ${JSON.stringify(options.seed)} });`,
-    });
     await context.addInitScript({ content: PAGE_AGENT_SOURCE });
+    seeded = await context.addInitScript({ content: seedScript(options.seed) });
     const page = await context.newPage();
     (state as { page: Page }).page = page;
-    // What breaks the page while it loads and starts: uncaught script errors, missing files.
-    const loadProblems: string[] = [];
-    const missingFiles: string[] = [];
-    let loading = true;
-    page.on("pageerror", (e) => {
-      if (loading) loadProblems.push(`an uncaught script error (${scriptErrorText(e)})`);
-    });
-    page.on("response", (r) => {
-      if (loading && r.status() >= 400 && REQUIRED_RESOURCES.has(r.request().resourceType())) {
-        const path = r.url().replace(origin, "");
-        missingFiles.push(path);
-        loadProblems.push(`a missing file ${path} (HTTP ${r.status()})`);
-      }
-    });
-    page.on("requestfailed", (r) => {
-      if (loading && r.url().startsWith(origin) && REQUIRED_RESOURCES.has(r.resourceType()))
-        loadProblems.push(`a file that failed to load ${r.url().replace(origin, "")}`);
-    });
+    watch = new LoadWatch(page, origin);
     page.setDefaultTimeout(config.actionTimeoutMs);
     page.on("crash", markDead);
     page.on("close", markDead);
@@ -141,36 +207,12 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       if (state.allowPages > 0) state.allowPages -= 1;
       else p.close().catch(() => {});
     });
-    await page.goto(origin + options.entryPath, { waitUntil: "load", timeout: config.actionTimeoutMs });
-    const started = await withTimeout(
-      page.evaluate(START_EPISODE(options.seed)) as Promise<{ status: string; utterance: string }>,
-      config.actionTimeoutMs,
-      `starting the episode of ${options.entryPath}`,
-    );
-    let utterance = started.utterance;
-    if (started.status === "ok") {
-      // Not ready at once: genProblem finishes asynchronously.
-      await page.waitForFunction("window.WOB_TASK_READY === true", undefined, {
-        timeout: config.actionTimeoutMs,
-      });
-      utterance = await withTimeout(
-        page.evaluate("window.__rh.instruction().utterance") as Promise<string>,
-        config.actionTimeoutMs,
-        `reading the instruction of ${options.entryPath}`,
-      );
-    }
-    if (started.status !== "ok" && started.status !== "ready") loadProblems.unshift(started.status);
-    else if (utterance === "")
-      loadProblems.push("an empty instruction after genProblem() (#query has no text)");
-    loading = false;
-    if (loadProblems.length > 0) {
-      throw new EnvironmentError(
-        WEB_ERROR_CODES.taskPageInvalid,
-        `task page ${options.entryPath} did not start a valid episode: it has ${loadProblems.join("; ")}. ` +
-          invalidPageFix(options.entryPath, missingFiles),
-        { details: { entryPath: options.entryPath, problems: loadProblems, missingFiles } },
-      );
-    }
+    await loadAndStartEpisode(page, watch, {
+      origin,
+      entryPath: options.entryPath,
+      seed: options.seed,
+      timeoutMs: config.actionTimeoutMs,
+    });
     return state;
   } catch (error) {
     const dead = state.dead || !context.browser()?.isConnected();
@@ -185,50 +227,13 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
   }
 }
 
-/**
- * Starts the episode in the loaded page: `status` "ready" (with the instruction), "ok" (not ready
- * yet), or what is missing.
- */
-const START_EPISODE = (seed: number) => `(() => {
-  if (!window.core || typeof window.core.startEpisodeReal !== "function")
-    return { status: "no core.startEpisodeReal (core.js not loaded)", utterance: "" };
-  if (typeof window.genProblem !== "function") return { status: "no genProblem() function", utterance: "" };
-  if (typeof Math.seedrandom === "function") Math.seedrandom(${JSON.stringify(seed)});
-  window.core.EPISODE_MAX_TIME = Infinity;
-  try {
-    window.core.startEpisodeReal();
-  } catch (e) {
-    const text = e instanceof Error ? e.name + ": " + e.message : String(e);
-    return { status: "an error thrown while starting the episode (genProblem): " + text, utterance: "" };
-  }
-  if (window.WOB_TASK_READY !== true) return { status: "ok", utterance: "" };
-  return { status: "ready", utterance: window.__rh.instruction().utterance };
-})()`;
-
-/** The mount a task server path lies in: `/tasks/` or `/suites/<name>/` (see suite.ts). */
-function mountOf(path: string): string {
-  return /^\/(?:suites\/[^/]+|tasks)\//.exec(path)?.[0] ?? "/";
-}
-
-/**
- * How to fix an invalid page. A missing file outside the suite's served folder (a page loading
- * `../../core/...` above it) needs a served root higher up, not an edit of the page.
- */
-function invalidPageFix(entryPath: string, missingFiles: ReadonlyArray<string>): string {
-  const mount = mountOf(entryPath);
-  const outside = missingFiles.filter((p) => !p.startsWith(mount) && !/^\/core\/[^/]+$/.test(p));
-  const general =
-    "Include /core/core.js, define genProblem() and fill #query with the instruction (PROTOCOL.md).";
-  if (outside.length === 0) return general;
+/** Whether `handle` can start another episode in place (`restart`): alive, answering, no dialog held. */
+export function canRestart(handle: EpisodePage): boolean {
   return (
-    `${outside.join(", ")} lies outside the served folder ${mount}: serve the tasks folder's parent ` +
-    "(the default when core/ or common/ lies beside the tasks folder) or a folder above it with " +
-    `--tasks-root DIR (the web option tasksRoot). ${general}`
+    !handle.dead &&
+    !handle.unresponsive &&
+    handle.holdDialog === null &&
+    !handle.page.isClosed() &&
+    handle.context.browser()?.isConnected() === true
   );
-}
-
-/** The first line of an uncaught page error, with the script and line it came from when known. */
-function scriptErrorText(error: Error): string {
-  const at = /(?:https?:\/\/[^/\s]+)(\/[^\s):]+:\d+)/.exec(error.stack ?? "");
-  return `${error.message.split("\n")[0]}${at ? ` at ${at[1]}` : ""}`;
 }

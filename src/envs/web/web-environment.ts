@@ -23,7 +23,7 @@ import type { BrowserPool } from "./browser-pool.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import type { Episode } from "./episode.ts";
 import { EpisodeIO } from "./episode-io.ts";
-import { openEpisodePage } from "./episode-page.ts";
+import { canRestart, type EpisodePage, openEpisodePage } from "./episode-page.ts";
 import { FingerprintMemo } from "./fingerprint-diff.ts";
 import { canRestoreInPage, episodeOnSamePage, restoreInPage } from "./in-page-restore.ts";
 import { translateOracleAction } from "./oracle.ts";
@@ -60,6 +60,7 @@ export class WebEnvironment implements Environment, Perturbable {
   private closed = false;
   private readonly totals: WebEnvironmentMetrics = { episodes: 0, steps: 0, blockedRequests: 0, crashes: 0 };
   private readonly restores = { inPage: 0, fresh: 0, fallback: 0 };
+  private readonly contexts = { opened: 0, reused: 0 };
   /** Part digests of recent fingerprints: a replay mismatch names the parts that changed. */
   private readonly prints = new FingerprintMemo();
   private readonly io: EpisodeIO;
@@ -132,17 +133,8 @@ export class WebEnvironment implements Environment, Perturbable {
       throw new UserError("env.reset_invalid", `invalid reset options: ${parsed.error.issues[0]?.message}`);
     }
     const task = this.suite.get(parsed.data.taskId);
-    // The previous context closes while the next one opens; both are done when reset returns.
-    const [handle] = await Promise.all([
-      openEpisodePage({
-        pool: this.pool,
-        config: this.config,
-        origin: this.server.origin,
-        entryPath: this.suite.entryPath(task.id),
-        seed: parsed.data.seed,
-      }),
-      this.endEpisode(),
-    ]);
+    const target = { entryPath: this.suite.entryPath(task.id), seed: parsed.data.seed };
+    const handle = (await this.restartInPlace(target)) ?? (await this.openFresh(target));
     this.totals.episodes += 1;
     this.episode = {
       task,
@@ -221,7 +213,27 @@ export class WebEnvironment implements Environment, Perturbable {
     return restoreInto(this.io, this.perturbable, fresh, state);
   }
 
-  /** How restores were done: in the live page, on a fresh page, and in-page attempts that fell back. */
+  /**
+   * Makes the next restore of `taskId`/`seed` snapshots an in-page one: resets to that task and seed
+   * unless the live page shows them already. What restore reaches does not depend on it (search
+   * calls it on idle environments, see search/prewarm.ts).
+   */
+  async prewarm(target: { taskId: string; seed: number }): Promise<void> {
+    const ep = this.episode;
+    const live = ep && !ep.handle.dead && !ep.handle.unresponsive && ep.noise === null;
+    if (live && ep.task.id === target.taskId && ep.seed === target.seed) return;
+    await this.reset(target);
+  }
+
+  /** Episodes started in a new browser context (`opened`) and in the previous episode's (`reused`). */
+  contextStats(): { opened: number; reused: number } {
+    return { ...this.contexts };
+  }
+
+  /**
+   * How restores were done: in the live page, on a freshly reset page (whose context may be the
+   * previous episode's, see `contextStats`), and in-page attempts that fell back.
+   */
   restoreStats(): { inPage: number; fresh: number; fallback: number } {
     return { ...this.restores };
   }
@@ -312,6 +324,40 @@ export class WebEnvironment implements Environment, Perturbable {
     if (ep.handle.unresponsive) throw pageUnresponsive(operation, this.io.deadlineMs);
     if (ep.handle.dead) throw browserCrashed(operation);
     return ep;
+  }
+
+  /**
+   * The next episode in the current episode's context and page (no new context or renderer; see
+   * EpisodePage.restart), or null when there is none to reuse or the restart failed (its context is
+   * closed then and the caller opens a fresh one, which reports what a fresh page does).
+   */
+  private async restartInPlace(target: { entryPath: string; seed: number }): Promise<EpisodePage | null> {
+    const ep = this.episode;
+    if (!ep || !canRestart(ep.handle)) return null;
+    this.episode = null;
+    await ep.noise?.closeAll();
+    this.totals.blockedRequests += ep.handle.blocked.count;
+    try {
+      await ep.handle.restart({ ...target, resetViewport: ep.noise !== null });
+    } catch (error) {
+      this.logger.debug("restart in the same context failed; opening a fresh one", {
+        entryPath: target.entryPath,
+        error: (error as Error).message,
+      });
+      return null;
+    }
+    this.contexts.reused += 1;
+    return ep.handle;
+  }
+
+  /** A new context and page for the next episode; the previous context closes while it opens. */
+  private async openFresh(target: { entryPath: string; seed: number }): Promise<EpisodePage> {
+    const [handle] = await Promise.all([
+      openEpisodePage({ pool: this.pool, config: this.config, origin: this.server.origin, ...target }),
+      this.endEpisode(),
+    ]);
+    this.contexts.opened += 1;
+    return handle;
   }
 
   private async endEpisode(): Promise<void> {

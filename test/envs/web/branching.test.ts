@@ -90,15 +90,17 @@ describe("web environment: branching by in-page restore", () => {
       expect(await inPage.fingerprint()).toBe(print);
     }
     expect(pool.contextsCreated).toBe(created);
-    // A snapshot of another seed cannot be restored in place: a fresh context then.
+    // A snapshot of another seed cannot be restored in place: a freshly reset page then, in the same
+    // context (reused on reset, see branching-reuse.test.ts).
     await inPage.reset({ taskId: "click-checkboxes", seed: 12 });
     const other = await inPage.snapshot();
     await inPage.reset({ taskId: "click-checkboxes", seed: 11 });
     const fresh = inPage.restoreStats().fresh;
-    const made = pool.contextsCreated;
+    const reused = inPage.contextStats().reused;
     await inPage.restore(other);
     expect(inPage.restoreStats().fresh).toBe(fresh + 1);
-    expect(pool.contextsCreated).toBe(made + 1);
+    expect(inPage.contextStats().reused).toBe(reused + 1);
+    expect(pool.contextsCreated).toBe(created);
   }, 120_000);
 
   it("an in-page restore that does not reach the recorded fingerprint falls back to a fresh page", async () => {
@@ -111,13 +113,16 @@ describe("web environment: branching by in-page restore", () => {
     for (const a of path.slice(1)) await inPage.step(a);
     const before = inPage.restoreStats();
     const made = pool.contextsCreated;
+    const reused = inPage.contextStats().reused;
     await inPage.restore(tampered);
     expect(inPage.restoreStats()).toEqual({
       inPage: before.inPage,
       fresh: before.fresh + 1,
       fallback: before.fallback + 1,
     });
-    expect(pool.contextsCreated).toBe(made + 1);
+    // The fresh page is a new episode loaded in the same context.
+    expect(inPage.contextStats().reused).toBe(reused + 1);
+    expect(pool.contextsCreated).toBe(made);
     // The fresh page holds the saved state (its fingerprint is the real one, not the tampered one).
     expect(await inPage.fingerprint()).toBe(print);
   }, 120_000);

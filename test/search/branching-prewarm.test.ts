@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRuntime, type Environment } from "../../src/core/index.ts";
+import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../src/envs/web/index.ts";
+import { createHeuristicWebPolicy } from "../../src/policies/heuristic-web/heuristic-web-policy.ts";
+import { runSearch, SearchConfigSchema } from "../../src/search/index.ts";
+import { createMemoryStore } from "../../src/store/index.ts";
+import { treeView, wrapEnvironment } from "./helpers.ts";
+
+/**
+ * Prewarmed environments (search/prewarm.ts): an environment left idle at a tree's start loads the
+ * tree's task and seed in the background, so that even its first child restores into the live page.
+ * The verified tree is the one a search without prewarming finds.
+ */
+
+const TASKS = ["login-user", "click-checkboxes"];
+
+async function search(envs: Environment[]) {
+  const store = createMemoryStore();
+  store.createRun({ id: "p", kind: "search", seed: "p", config: {}, codeVersion: "test", createdAtMs: 0 });
+  const tasks = TASKS.map((id) => (envs[0] as Environment).suite.get(id));
+  for (const t of tasks) store.putTask("p", t);
+  const config = SearchConfigSchema.parse({ maxLiveEnvs: envs.length, maxNodesPerTree: 10 });
+  return runSearch(
+    { envs, policy: createHeuristicWebPolicy(), runtime: createRuntime({ seed: "p" }), store },
+    { runId: "p", seed: "p", tasks, config },
+  );
+}
+
+describe("search over web environments: prewarmed idle environments", () => {
+  let pool: BrowserPool;
+  let envs: WebEnvironment[];
+  beforeAll(async () => {
+    pool = new BrowserPool();
+    envs = [];
+    for (let i = 0; i < 2; i++)
+      envs.push(await createWebEnvironment({ observation: { screenshot: false } }, { pool }));
+  });
+  afterAll(async () => {
+    for (const e of envs ?? []) await e.close();
+    await pool?.close();
+  });
+
+  const restoresOf = () => {
+    const stats = envs.map((e) => e.restoreStats());
+    return {
+      inPage: stats.reduce((a, s) => a + s.inPage, 0),
+      fresh: stats.reduce((a, s) => a + s.fresh, 0),
+    };
+  };
+
+  it("every child restores in place, and the tree equals the one found without prewarming", async () => {
+    const start = restoresOf();
+    const warm = await search(envs);
+    const after = restoresOf();
+    const restores = warm.tasks.reduce((a, t) => a + t.counters.restores, 0);
+    expect(restores).toBeGreaterThan(0);
+    expect(after.inPage - start.inPage).toBe(restores);
+    expect(after.fresh - start.fresh).toBe(0);
+    expect(warm.tasks.every((t) => t.counters.mismatches === 0)).toBe(true);
+
+    // The same environments behind a wrapper without `prewarm`: first children restore on a fresh page.
+    const cold = await search(envs.map((e) => wrapEnvironment(e)));
+    expect(restoresOf().fresh).toBeGreaterThan(after.fresh);
+    for (let i = 0; i < TASKS.length; i++) {
+      expect(treeView(cold.tasks[i]!.nodes.values())).toEqual(treeView(warm.tasks[i]!.nodes.values()));
+    }
+  }, 300_000);
+});
