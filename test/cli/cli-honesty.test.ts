@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-honesty-"));
@@ -10,6 +11,8 @@ const store = join(dir, "store");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type ErrorOut = { error: { code: string; category: string; message: string } };
+
+shareBrowserAcrossFile();
 
 describe("CLI honesty: every bad input is a typed user error (exit 2), JSON on stdout with --json", () => {
   it("commander's argument errors are a JSON object on stdout with --json", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readScheduleFile } from "../../src/noise/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-noisecli-"));
@@ -12,6 +13,8 @@ interface ListOut {
   generators: Array<Record<string, unknown>>;
   totals: { generators: number; heldOut: number; byTier: Record<string, number> };
 }
+
+shareBrowserAcrossFile();
 
 describe("rehearsal noise", () => {
   it("noise list --json lists the catalog with every field", async () => {

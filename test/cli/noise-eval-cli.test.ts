@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readScheduleFile } from "../../src/noise/index.ts";
 import { openStore } from "../../src/store/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-noise-eval-"));
@@ -26,6 +27,8 @@ interface EvalOut {
 }
 
 const TASKS = "login-user,click-checkboxes";
+
+shareBrowserAcrossFile();
 
 describe("rehearsal eval --noise heldout", () => {
   const schedule = join(dir, "schedule.json");

@@ -11,6 +11,7 @@ import {
   TrlRlRecordSchema,
 } from "../../src/rl/index.ts";
 import { worldbookDefaultsFor } from "../../src/worldmodel/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { lakeRolloutGroups, plainRun } from "./rl-helpers.ts";
 import { json, runMain } from "./run-cli.ts";
 import { recordRunWorldbook } from "./worldmodel-helpers.ts";
@@ -45,6 +46,8 @@ function expectLookahead(r: Awaited<ReturnType<typeof runMain>>): void {
 
 /** Two groups of four, twelve steps at most, seeded. */
 const seededRollouts = (seed: string) => rollouts("4x4,8x8", 4, ["--t-max", "12", "--seed", seed]);
+
+shareBrowserAcrossFile();
 
 describe("rehearsal rl", () => {
   let runId = "";

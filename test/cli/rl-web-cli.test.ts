@@ -5,6 +5,7 @@ import { afterAll, expect, it } from "vitest";
 import type { NoiseEventRecord } from "../../src/noise/index.ts";
 import type { RlNoiseRecord, RolloutGroupsReport } from "../../src/rl/index.ts";
 import { openStore } from "../../src/store/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-rlweb-"));
@@ -39,6 +40,8 @@ const webRollouts = (o: {
     "--store",
     o.store,
   ]);
+
+shareBrowserAcrossFile();
 
 it("rl rollouts runs a small group on a short built-in web task", async () => {
   const store = join(dir, "store");

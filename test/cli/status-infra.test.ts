@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunRecord } from "../../src/store/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain, withStore } from "./run-cli.ts";
 
 /**
@@ -14,6 +15,7 @@ import { json, runMain, withStore } from "./run-cli.ts";
  */
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-status-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+shareBrowserAcrossFile();
 
 const pages = join(dir, "pages");
 const store = (name: string) => join(dir, `store-${name}`);

@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, runMain } from "./run-cli.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-webcli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const store = join(dir, "store");
 const pages = join(import.meta.dirname, "..", "fixtures", "web", "pages");
+
+shareBrowserAcrossFile();
 
 describe("rehearsal CLI on the web environment", () => {
   it("tasks list --suite builtin lists the built-in tasks with splits and tiers", async () => {

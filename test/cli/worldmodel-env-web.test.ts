@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webStateViewer } from "../../src/envs/web/state-view.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 import { json, withStore } from "./run-cli.ts";
 import { recordRunWorldbook, runOnWorldbook } from "./worldmodel-helpers.ts";
 
@@ -17,6 +18,8 @@ const book = join(root, "book");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const TASK = "click-button";
+
+shareBrowserAcrossFile();
 
 beforeAll(async () => {
   await recordRunWorldbook({

@@ -3,6 +3,7 @@ import { type Action, isRehearsalError, type Observation, stableSeed } from "../
 import { createWebEnvironment } from "../../src/envs/web/index.ts";
 import { NoisyEnvironment, type PlannedNoiseEvent } from "../../src/noise/noisy-environment.ts";
 import { describeEnvironmentConformance } from "../../src/testing/index.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 
 /**
  * NoisyEnvironment through the environment conformance suite. It wraps the web environment (the
@@ -52,6 +53,8 @@ const SCRIPT: Action[] = [
 const TASKS: [string, string] = ["enter-text", "click-button"];
 const create = (plan: Plan) => async () =>
   new NoisyEnvironment(await createWebEnvironment({}), { scheduleFor: scheduleFor(plan) });
+
+shareBrowserAcrossFile();
 
 for (const { name, plan } of PLANS) {
   describeEnvironmentConformance({

@@ -9,9 +9,23 @@ import {
 import { createMemoryStore } from "../../src/store/index.ts";
 import { leafPaths, searchFrozenLake, treeView } from "./helpers.ts";
 
+/**
+ * Searches that several tests inspect without changing, each run once on first use (a test run alone
+ * still runs what it needs). A test that compares two runs still compares two separate searches.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+const plain = once(() => searchFrozenLake({}));
+const slipperySnap = once(() => searchFrozenLake({ envOptions: { slippery: true } }));
+
 describe("ENVS tree search on FrozenLake", () => {
   it("verifies every leaf and respects budgets, the per-step cap and pruning", async () => {
-    const { result, config } = await searchFrozenLake({});
+    const { result, config } = await plain();
     for (const t of result.tasks) {
       const nodes = [...t.nodes.values()];
       const byId = new Map(nodes.map((n) => [n.id, n] as const));
@@ -54,7 +68,7 @@ describe("ENVS tree search on FrozenLake", () => {
   });
 
   it("is deterministic: the same seed gives the same tree", async () => {
-    const a = await searchFrozenLake({});
+    const a = await plain();
     const b = await searchFrozenLake({});
     for (let i = 0; i < a.result.tasks.length; i++) {
       expect(treeView(b.result.tasks[i]!.nodes.values())).toEqual(
@@ -64,7 +78,7 @@ describe("ENVS tree search on FrozenLake", () => {
   });
 
   it("children reached by replay give the same tree as children reached by snapshot", async () => {
-    const snap = await searchFrozenLake({ envOptions: { slippery: true } });
+    const snap = await slipperySnap();
     const replay = await searchFrozenLake({ envOptions: { slippery: true }, wrap: { hideSnapshot: true } });
     const restores = snap.result.tasks.reduce((a, t) => a + t.counters.restores, 0);
     const replayed = replay.result.tasks.reduce((a, t) => a + t.counters.replaySteps, 0);
@@ -79,7 +93,7 @@ describe("ENVS tree search on FrozenLake", () => {
   });
 
   it("falls back to replay when the environment cannot snapshot a task", async () => {
-    const snap = await searchFrozenLake({ envOptions: { slippery: true } });
+    const snap = await slipperySnap();
     const unsupported = await searchFrozenLake({
       envOptions: { slippery: true },
       wrap: { snapshotUnsupported: true },

@@ -58,19 +58,17 @@ describe("built-in web tasks: seeding, random play, snapshots", () => {
       timeout: 120_000,
     }, async () => {
       const textOf = async (seed: number) => (await env.reset({ taskId: m.id, seed })).text;
-      expect(await textOf(21), "seed 21 twice").toBe(await textOf(21));
+      const page21 = await textOf(21);
+      expect(await textOf(21), "seed 21 twice").toBe(page21);
+      // Another seed's page against seed 21's (one reset per pair instead of two), up to three seeds.
       let varies = false;
-      for (const [x, y] of [
-        [31, 32],
-        [33, 34],
-        [35, 36],
-      ] as const) {
-        if ((await textOf(x)) !== (await textOf(y))) {
+      for (const seed of [31, 33, 35]) {
+        if ((await textOf(seed)) !== page21) {
           varies = true;
           break;
         }
       }
-      expect(varies, "three seed pairs all gave the same page").toBe(true);
+      expect(varies, "seeds 31, 33 and 35 all gave seed 21's page").toBe(true);
     });
   }
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRehearsalError } from "../../../src/core/index.ts";
 import { createWebEnvironment, createWebSuite, type WebEnvironment } from "../../../src/envs/web/index.ts";
 import { json, runMain } from "../../cli/run-cli.ts";
+import { shareBrowserAcrossFile } from "../../web-browser.ts";
 import {
   FIXTURE_MINIWOB_LAYOUT,
   FIXTURE_MINIWOB_PAGES,
@@ -20,6 +21,8 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected a rejection");
 }
+
+shareBrowserAcrossFile();
 
 describe("a MiniWoB++-layout folder (pages in miniwob/, shared core/ and common/ beside it)", () => {
   it("serves the folder's parent so ../core and ../common resolve; tasksRoot overrides it", () => {

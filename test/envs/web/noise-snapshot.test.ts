@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Action, canonicalJson, type Observation } from "../../../src/core/index.ts";
 import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { shareBrowserAcrossFile } from "../../web-browser.ts";
 
 /**
  * Snapshot/restore of perturbed web episodes (regressions): a native dialog held open and a noise tab
@@ -15,6 +16,8 @@ const stateOf = (o: Observation): string => {
 
 const PROMPT = { kind: "native_dialog", dialog: "prompt", message: "Name this workspace:", defaultValue: "" };
 const TAB = { kind: "tab", title: "New Tab", text: "", focus: true };
+
+shareBrowserAcrossFile();
 
 describe("web environment: snapshots of perturbed episodes", () => {
   let env: WebEnvironment;

@@ -10,6 +10,7 @@ import {
   ReplayMismatchError,
   type WebEnvironment,
 } from "../../../src/envs/web/index.ts";
+import { shareBrowserAcrossFile } from "../../web-browser.ts";
 
 /** Pages that differ between two loads in one fingerprint part only (real crypto randomness). */
 const page = (title: string, body: string, script: string) => `<!DOCTYPE html>
@@ -41,6 +42,8 @@ const PAGES: Record<string, string> = {
     'document.getElementById("t").setAttribute("data-token", token);',
   ),
 };
+
+shareBrowserAcrossFile();
 
 describe("a replay mismatch names the fingerprint parts that changed", () => {
   let dir: string;

@@ -12,6 +12,7 @@ import {
   ReplayMismatchError,
   type WebEnvironment,
 } from "../../../src/envs/web/index.ts";
+import { shareBrowserAcrossFile } from "../../web-browser.ts";
 import { FIXTURE_PAGES } from "./helpers.ts";
 
 const WORDS = ["alpha", "Nadia", "42", "hello world"];
@@ -58,6 +59,8 @@ function partsDiff(a: Record<string, unknown>, b: Record<string, unknown>): stri
   }
   return out.join("; ");
 }
+
+shareBrowserAcrossFile();
 
 describe("web replay", () => {
   let env: WebEnvironment;
