@@ -1,6 +1,7 @@
 import {
   type Action,
   createRandom,
+  type HistoryEntry,
   type Observation,
   type StepRecord,
   type Task,
@@ -8,6 +9,7 @@ import {
 } from "../core/index.ts";
 import {
   balanceWeights,
+  historyOf,
   loadTreeNodes,
   type SearchNode,
   stepOwners,
@@ -25,8 +27,8 @@ export interface StepExample {
   leafIds: string[];
   /** The observations of this step's path, oldest first, ending with the current one. */
   observations: Observation[];
-  /** Actions before this step (context, never a target). */
-  previousActions: Action[];
+  /** The steps before this one as the search handed them to the policy (`historyOf`: acted steps only). */
+  history: HistoryEntry[];
   target: Action;
   /** Per-example weight (global balancing; mean 1 over the exported set). */
   weight: number;
@@ -115,7 +117,7 @@ export function collectExamples(store: RunStore, runId: string, options: Collect
           stepIndex: step.index,
           leafIds: [leaf.id],
           observations: [...before.map((p) => p.step.observation), step.observation],
-          previousActions: before.flatMap((p) => (p.step.action ? [p.step.action] : [])),
+          history: historyOf(before.map((p) => p.step)),
           target: step.action,
           weight: 0,
         };

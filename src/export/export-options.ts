@@ -30,6 +30,7 @@ export const SftExportFlagsSchema = z.object({
   fraction: z.number().gt(0).max(1).optional(),
   materializeWeights: z.boolean().default(SFT_EXPORT_DEFAULTS.materializeWeights),
   seed: z.string().default(SFT_EXPORT_DEFAULTS.seed),
+  context: z.boolean().default(true),
   store: storeDir,
 });
 export type SftExportFlags = z.infer<typeof SftExportFlagsSchema>;

@@ -1,6 +1,7 @@
 import { type Observation, UserError } from "../core/index.ts";
 import { buildAgentMessages, type PromptOptions } from "../llm/index.ts";
 import type { StepExample } from "./examples.ts";
+import { type ExportedContext, exportedContext } from "./policy-context.ts";
 import {
   type Provenance,
   type ShareGptRecord,
@@ -23,6 +24,8 @@ export interface FormatOptions {
   weights: boolean;
   /** Path written for a screenshot (by content hash). */
   imagePath: (sha256: string) => string;
+  /** Whether records carry the `context` field (`policy-context.ts`); default true. */
+  context?: boolean;
   prompt?: Omit<PromptOptions, "historyLength" | "includeScreenshot">;
 }
 
@@ -33,6 +36,7 @@ interface Rendered {
   target: string;
   metadata: Provenance;
   weight: number;
+  context?: ExportedContext;
 }
 
 function forMode(o: Observation, mode: ObservationMode): Observation {
@@ -48,13 +52,13 @@ function forMode(o: Observation, mode: ObservationMode): Observation {
  */
 function render(e: StepExample, options: FormatOptions): Rendered {
   const current = e.observations[e.observations.length - 1] as Observation;
-  const history = e.previousActions.map((action, i) => ({
-    observation: e.observations[i] as Observation,
-    action,
-    raw: JSON.stringify(action),
-  }));
   const [system, user] = buildAgentMessages(
-    { task: e.task, observation: forMode(current, options.observation), history, stepIndex: e.stepIndex },
+    {
+      task: e.task,
+      observation: forMode(current, options.observation),
+      history: e.history,
+      stepIndex: e.stepIndex,
+    },
     { ...(options.prompt ?? {}), historyLength: options.historyLength, includeScreenshot: false },
   );
   let userText = typeof user?.content === "string" ? user.content : "";
@@ -85,6 +89,9 @@ function render(e: StepExample, options: FormatOptions): Rendered {
     images,
     target: JSON.stringify(e.target),
     weight: taskWeight,
+    ...(options.context === false
+      ? {}
+      : { context: exportedContext(e.task, e.stepIndex, current, e.history) }),
     metadata: {
       runId: options.runId,
       taskId: e.taskId,
@@ -130,6 +137,7 @@ export function toTrlRecord(e: StepExample, options: FormatOptions, stats?: Task
     ...(r.images.length > 0 ? { images: r.images } : {}),
     ...(options.weights ? { weight: r.weight } : {}),
     metadata: withStats(r.metadata, stats),
+    ...(r.context ? { context: r.context } : {}),
   };
   return TrlRecordSchema.parse(record);
 }
@@ -151,6 +159,7 @@ export function toShareGptRecord(
     ...(r.images.length > 0 ? { images: r.images } : {}),
     ...(options.weights ? { weight: r.weight } : {}),
     metadata: withStats(r.metadata, stats),
+    ...(r.context ? { context: r.context } : {}),
   };
   return ShareGptRecordSchema.parse(record);
 }

@@ -5,6 +5,7 @@ export * from "./export-sink.ts";
 export * from "./formats.ts";
 export * from "./materialize.ts";
 export * from "./output-file.ts";
+export * from "./policy-context.ts";
 export * from "./records.ts";
 export * from "./run-checks.ts";
 export * from "./sft-export.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ExportedContextSchema } from "./policy-context.ts";
 
 /** Provenance of an exported step: which run, task, node and leaves it came from. */
 export const ProvenanceSchema = z
@@ -47,6 +48,8 @@ export const TrlRecordSchema = z
     images: z.array(z.string()).optional(),
     weight: z.number().nonnegative().optional(),
     metadata: ProvenanceSchema,
+    /** The policy context the step was produced from (`policy-context.ts`); trainers read it back. */
+    context: ExportedContextSchema.optional(),
   })
   .strict();
 export type TrlRecord = z.infer<typeof TrlRecordSchema>;
@@ -62,6 +65,8 @@ export const ShareGptRecordSchema = z
     images: z.array(z.string()).optional(),
     weight: z.number().nonnegative().optional(),
     metadata: ProvenanceSchema,
+    /** The policy context the step was produced from (`policy-context.ts`); trainers read it back. */
+    context: ExportedContextSchema.optional(),
   })
   .strict()
   .refine(

@@ -19,6 +19,8 @@ export interface SftExportOptions {
   fraction?: number;
   materializeWeights: boolean;
   seed: string;
+  /** Whether each record carries the policy context it was produced from (`context`; default true). */
+  context?: boolean;
 }
 
 /** The options `rehearsal export sft` leaves at their defaults: TRL rows of the axtree, one step shown, β 0.5, w_max 2. */
@@ -85,6 +87,7 @@ export function exportSft(store: RunStore, options: SftExportOptions): SftExport
     window: options.window,
     historyLength: options.historyLength,
     weights: !options.materializeWeights,
+    context: options.context !== false,
     imagePath: (sha) => {
       images.add(sha);
       return `${imagesDirName}/${sha}.png`;

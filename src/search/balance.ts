@@ -53,7 +53,8 @@ export function balanceWeights(stats: ReadonlyArray<TaskStats>, options: Balance
     options.wMax,
   );
   return rows.map((r) => {
-    const unclipped = scale * r.rawWeight;
+    // A task with raw weight 0 (SR = 1) weighs 0 even when every other task is clipped (scale ∞).
+    const unclipped = r.rawWeight > 0 ? scale * r.rawWeight : 0;
     const weight = r.kept ? Math.min(options.wMax, unclipped) : 0;
     return {
       taskId: r.s.taskId,

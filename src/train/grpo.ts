@@ -8,6 +8,7 @@ import type {
   Task,
   Trajectory,
 } from "../core/index.ts";
+import { UserError } from "../core/index.ts";
 import {
   actionKey,
   CHECKPOINT_VERSION,
@@ -18,7 +19,10 @@ import {
   Parameters,
   scoreState,
   softmax,
+  type TrainableKind,
+  type TrainablePolicy,
 } from "../policies/trainable/index.ts";
+import { WmGateOptionsSchema } from "../policies/trainable/wm-gate.ts";
 import {
   playRolloutGroups,
   RolloutGroupOptionsSchema,
@@ -26,8 +30,10 @@ import {
   scoreRolloutGroups,
   stepAdvantages,
 } from "../rl/index.ts";
+import type { WorldModel } from "../rl/world-model.ts";
 import { createMemoryStore, type RunStore } from "../store/index.ts";
-import { clippedPolicyLoss, type PolicyGradientStep } from "./losses.ts";
+import { type BatchStep, clippedPolicyLoss, type PolicyGradientStep } from "./losses.ts";
+import { createWmGatedPolicy, gateTerm, wmGatedStep } from "./wm-gated-policy.ts";
 
 export const GrpoOptionsSchema = z
   .object({
@@ -42,6 +48,8 @@ export const GrpoOptionsSchema = z
     kl: z.number().finite().min(0).default(0),
     temperature: z.number().finite().positive().max(5).default(1),
     rollouts: RolloutGroupOptionsSchema.prefault({}),
+    /** Play (and train) the WM-consulting policy with these caps; needs `deps.worldModel`. */
+    wm: WmGateOptionsSchema.optional(),
   })
   .strict();
 export type GrpoOptions = z.infer<typeof GrpoOptionsSchema>;
@@ -54,6 +62,10 @@ export interface GrpoDeps {
   signal?: AbortSignal;
   /** After every iteration (its checkpoint is the caller's to write). */
   onIteration?: (checkpoint: Checkpoint, point: CurvePoint) => void;
+  /** The world model the WM-consulting policy asks (with `options.wm`). */
+  worldModel?: WorldModel;
+  /** Each iteration's rollout trajectories, before the update (for inspection). */
+  onRollouts?: (iteration: number, trajectories: ReadonlyArray<Trajectory>) => void;
 }
 
 export interface GrpoStart {
@@ -69,18 +81,28 @@ export interface GrpoStart {
 export function trajectoryContexts(
   task: Task,
   t: Trajectory,
-): Array<{ context: PolicyContext; action: Action }> {
+): Array<{ context: PolicyContext; action: Action; raw: string }> {
   const history: HistoryEntry[] = [];
-  const out: Array<{ context: PolicyContext; action: Action }> = [];
+  const out: Array<{ context: PolicyContext; action: Action; raw: string }> = [];
   for (const s of t.steps) {
     if (s.action === null) continue;
     out.push({
       context: { task, observation: s.observation, history: [...history], stepIndex: s.index },
       action: s.action,
+      raw: s.raw,
     });
     history.push({ observation: s.observation, action: s.action, raw: s.raw });
   }
   return out;
+}
+
+/** A step of the plain policy: its candidates' features and the index of the action taken. */
+function plainStep(kind: TrainableKind, context: PolicyContext, action: Action): BatchStep {
+  const state = scoreState(kind, context, action);
+  return {
+    features: state.features,
+    chosen: state.actions.findIndex((a) => actionKey(a) === actionKey(action)),
+  };
 }
 
 /** What a GRPO run holds between iterations. */
@@ -111,16 +133,20 @@ function iterationBatch(
       if (!t) continue;
       const contexts = trajectoryContexts(task, t);
       const advantages = stepAdvantages(m.advantage, contexts.length, options.rollouts.advantages);
-      contexts.forEach(({ context, action }, i) => {
-        const state = scoreState(kind, context, action);
-        const chosen = state.actions.findIndex((a) => actionKey(a) === actionKey(action));
+      contexts.forEach(({ context, action, raw }, i) => {
+        const step = options.wm ? wmGatedStep(kind, context, action, raw) : undefined;
+        const state = step ?? plainStep(kind, context, action);
+        const chosen = state.chosen;
+        const gate = step ? gateTerm(step, options.temperature) : undefined;
         const old = softmax(logitsOf(params, state.features), options.temperature);
+        const oldGate = gate ? Math.exp(gate.logProb(params)) : 1;
         steps.push({
           features: state.features,
           chosen,
           advantage: advantages[i] ?? 0,
-          oldProb: Math.max(old[chosen] ?? 0, 1e-12),
+          oldProb: Math.max((old[chosen] ?? 0) * oldGate, 1e-12),
           reference: softmax(logitsOf(reference, state.features), options.temperature),
+          ...(gate ? { gate } : {}),
         });
       });
     }
@@ -138,6 +164,7 @@ function curvePoint(iteration: number, report: RolloutGroupsReport, loss: number
     successRate: members.filter((m) => m.success).length / n,
     meanReward: members.reduce((a, m) => a + m.reward, 0) / n,
     meanLength: members.reduce((a, m) => a + m.length, 0) / n,
+    wmCallsPerTrajectory: members.reduce((a, m) => a + m.wmCalls, 0) / n,
   };
 }
 
@@ -161,7 +188,7 @@ export async function trainGrpo(deps: GrpoDeps, options: GrpoOptions, start: Grp
     curve: [...(start.resume?.training?.curve ?? [])],
   };
   const { params } = run;
-  const policy = createTrainablePolicy(options.kind, params);
+  const policy = trainingPolicy(options, params, deps.worldModel);
   const tasks = new Map(deps.tasks.map((t) => [t.id, t] as const));
   let checkpoint: Checkpoint = snapshot(run, first);
   for (let it = first; it < options.iterations; it++) {
@@ -193,6 +220,7 @@ export async function trainGrpo(deps: GrpoDeps, options: GrpoOptions, start: Grp
       },
     );
     if (deps.signal?.aborted) break;
+    if (deps.onRollouts) deps.onRollouts(it, [...store.iterateTrajectories(runId)]);
     const report = scoreRolloutGroups(store.iterateTrajectories(runId), options.rollouts);
     const batch = iterationBatch(run, store, report, tasks);
     store.close();
@@ -208,6 +236,21 @@ export async function trainGrpo(deps: GrpoDeps, options: GrpoOptions, start: Grp
   return checkpoint;
 }
 
+/** The policy GRPO plays: the plain trainable one, or the WM-consulting one when `options.wm` is set. */
+function trainingPolicy(
+  options: GrpoOptions,
+  params: Parameters,
+  wm: WorldModel | undefined,
+): TrainablePolicy {
+  if (!options.wm) return createTrainablePolicy(options.kind, params);
+  if (!wm)
+    throw new UserError(
+      "train.wm_missing",
+      "GRPO with the WM gate (options.wm) needs a world model to consult; pass deps.worldModel (a worldbook's or the perfect one)",
+    );
+  return createWmGatedPolicy(options.kind, params, wm, options.wm);
+}
+
 /** The checkpoint of a run after `iterations` iterations. */
 function snapshot(run: Training, iterations: number): Checkpoint {
   return {
@@ -215,6 +258,7 @@ function snapshot(run: Training, iterations: number): Checkpoint {
     version: CHECKPOINT_VERSION,
     kind: run.options.kind,
     family: run.start.family,
+    ...(run.options.wm ? { wm: run.options.wm } : {}),
     weights: run.params.toRecord(),
     training: {
       method: "grpo",

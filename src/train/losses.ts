@@ -60,11 +60,20 @@ export function weightedCrossEntropy(
   return addL2(params, options.l2 ?? 0, { loss, grad });
 }
 
+/** A further factor of a step's probability (the WM-consulting policy's gate decision) with its gradient. */
+export interface GateTerm {
+  logProb(params: Parameters): number;
+  /** Adds scale · ∇_θ logProb to `grad`. */
+  addGradient(grad: Gradient, params: Parameters, scale: number): void;
+}
+
 /** One step of a GRPO batch: the action's probability under the rollout policy, the advantage, the reference. */
 export interface PolicyGradientStep extends BatchStep {
   advantage: number;
-  /** π_old(a | s) of the policy that played the rollout. */
+  /** π_old(a | s) of the policy that played the rollout (times the old gate probability when `gate` is set). */
   oldProb: number;
+  /** The step's gate factor: its probability multiplies the action's in the ratio (KL stays on the action). */
+  gate?: GateTerm;
   /** The reference (initial) policy's distribution over the same candidates, for the KL term. */
   reference: number[];
 }
@@ -95,14 +104,17 @@ export function clippedPolicyLoss(
   const { clip, temperature: t } = options;
   for (const s of steps) {
     const probs = softmax(logitsOf(params, s.features), t);
-    const ratio = (probs[s.chosen] ?? 0) / s.oldProb;
+    const gateProb = s.gate ? Math.exp(s.gate.logProb(params)) : 1;
+    const ratio = ((probs[s.chosen] ?? 0) * gateProb) / s.oldProb;
     const a = s.advantage;
     const clipped = Math.min(Math.max(ratio, 1 - clip), 1 + clip);
     loss -= Math.min(ratio * a, clipped * a) / n;
     // d/dθ (r·A) = A·r·∇log π; the min picks the unclipped term unless the ratio left the band in A's direction.
     const unclippedActive = a >= 0 ? ratio <= 1 + clip : ratio >= 1 - clip;
-    if (unclippedActive && a !== 0)
+    if (unclippedActive && a !== 0) {
       addLogProbGradient(grad, s.features, probs, s.chosen, (-a * ratio) / n, t);
+      s.gate?.addGradient(grad, params, (-a * ratio) / n);
+    }
     if (options.kl > 0) {
       const kl = klDivergence(probs, s.reference);
       klSum += kl;

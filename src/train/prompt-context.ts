@@ -23,8 +23,12 @@ const SECTION_HEADERS = [
   "\n\nReply with your next action.",
 ] as const;
 
-/** The family a record's system prompt offers actions for: move → frozenlake, uci → chess, shell → terminal. */
+/**
+ * The family a record's system prompt offers actions for: move → frozenlake, uci → chess, shell →
+ * terminal; a prompt that offers clicks is the web's (it lists move and uci too), as is any other.
+ */
 export function familyFromSystemPrompt(system: string): string {
+  if (/^- click:/m.test(system)) return "web";
   if (/^- move:/m.test(system)) return "frozenlake";
   if (/^- uci:/m.test(system)) return "chess";
   if (/^- shell:/m.test(system)) return "terminal";

@@ -1,5 +1,5 @@
 import { type Action, ActionSchema, type PolicyContext, UserError } from "../core/index.ts";
-import { ShareGptRecordSchema, TrlRecordSchema } from "../export/index.ts";
+import { policyContextOf, ShareGptRecordSchema, TrlRecordSchema } from "../export/index.ts";
 import { readUserFile } from "../policies/trainable/read-text.ts";
 import { contextFromPrompt, familyFromSystemPrompt } from "./prompt-context.ts";
 
@@ -16,6 +16,11 @@ export interface SftData {
   format: "trl" | "sharegpt";
   examples: SftExample[];
   family: string;
+  /**
+   * Where each example's context came from: the record's exported `context` (exactly what the policy
+   * saw) or, for a file without one, the prompt text (`prompt-context.ts`: no earlier observations).
+   */
+  contexts: { exported: number; prompt: number };
 }
 
 interface Turns {
@@ -55,15 +60,17 @@ function fail(file: string, line: number, what: string): never {
 
 /**
  * Reads a TRL or ShareGPT file written by `export sft` (one JSON record per line, validated with the
- * export's own schemas) back into examples: the prompt's context, the assistant target as an action
- * and the weight. The format is the first record's; the family is `family` or, without one, the one
- * the system prompt offers actions for.
+ * export's own schemas) back into examples: the policy context (the record's `context` field, else
+ * the one its prompt shows), the assistant target as an action and the weight. The format is the
+ * first record's; the family is `family` or, without one, the exported context's or the one the
+ * system prompt offers actions for.
  */
 export function readSftData(file: string, family?: string): SftData {
   const text = readUserFile(file, "train.unreadable", "train sft", "check --data");
   const examples: SftExample[] = [];
   let format: SftData["format"] | undefined;
   let seenFamily = family;
+  const contexts = { exported: 0, prompt: 0 };
   text.split("\n").forEach((line, i) => {
     if (line.trim() === "") return;
     let data: unknown;
@@ -81,14 +88,18 @@ export function readSftData(file: string, family?: string): SftData {
       format === "trl"
         ? trlTurns(r.data as ReturnType<typeof TrlRecordSchema.parse>)
         : shareGptTurns(r.data as ReturnType<typeof ShareGptRecordSchema.parse>);
-    seenFamily ??= familyFromSystemPrompt(turns.system);
+    seenFamily ??= r.data.context?.task.family ?? familyFromSystemPrompt(turns.system);
     const meta = r.data.metadata;
-    const context = contextFromPrompt(turns.user, {
-      taskId: meta.taskId,
-      family: seenFamily,
-      ...(meta.split === "train" || meta.split === "heldout" ? { split: meta.split } : {}),
-    });
+    const context = r.data.context
+      ? policyContextOf(r.data.context)
+      : contextFromPrompt(turns.user, {
+          taskId: meta.taskId,
+          family: seenFamily,
+          ...(meta.split === "train" || meta.split === "heldout" ? { split: meta.split } : {}),
+        });
     if (!context) fail(file, i + 1, "has a user turn that is not a Rehearsal agent prompt");
+    if (r.data.context) contexts.exported += 1;
+    else contexts.prompt += 1;
     let target: Action;
     try {
       target = ActionSchema.parse(JSON.parse(turns.target));
@@ -99,5 +110,5 @@ export function readSftData(file: string, family?: string): SftData {
   });
   if (examples.length === 0)
     throw new UserError("train.empty", `train sft: ${file} holds no records; check --data`);
-  return { format: format ?? "trl", examples, family: seenFamily ?? "web" };
+  return { format: format ?? "trl", examples, family: seenFamily ?? "web", contexts };
 }

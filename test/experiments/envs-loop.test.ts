@@ -44,6 +44,9 @@ describe("experiment envs-loop", () => {
       expect(g?.passAt["1"]).toBeCloseTo(meanOverTasks(train.map((t) => t.c / t.n)), 12);
       expect(g?.passAt["8"]).toBeCloseTo(meanOverTasks(train.map((t) => passAtK(t.n, t.c, 8))), 12);
     }
+    // Every SFT target is among the candidates of its exported context (the terminal candidates read
+    // the episode's earlier outputs, which the exported context carries).
+    for (const p of results.policies.filter((x) => x.weights)) expect(p.targetsOutsideCandidates).toBe(0);
     // Only train tasks are searched; held-out ones are only evaluated.
     expect(results.rounds[0]?.tasks.every((t) => t.split === "train")).toBe(true);
 

@@ -96,7 +96,8 @@ describe("rehearsal experiment skl-sd --scale small", () => {
       evalEpisodes: number;
       seeds: number[];
     };
-    expect(results.rows).toHaveLength(5 * seeds.length);
+    expect(results.status).toBe("complete");
+    expect(results.rows).toHaveLength(7 * seeds.length);
     for (const row of results.rows) {
       expect(row.train.episodes).toBe(maps * evalEpisodes);
       expect(row.heldout.maps).toBe(results.maps.heldout.length);
@@ -113,10 +114,69 @@ describe("rehearsal experiment skl-sd --scale small", () => {
         reflect: 0,
       });
       expect(of("base+distill+reflect")?.examples.reflect).toBe(d.reflectProjected);
+      // The controls borrow the other seed's D_base first.
+      expect(d.control.fromSeeds).toEqual(seeds.filter((s) => s !== d.seed));
     }
     // Real episodes: the environment's shortest-path oracle beats the uniform random policy.
     const mean = (mix: string) => results.summary.find((s) => s.mix === mix)?.trainMean ?? 0;
     expect(mean("oracle")).toBeGreaterThan(mean("random"));
+  }, 240_000);
+});
+
+describe("the data-size controls", () => {
+  it("train on as many examples, of the same total weight, as the mix they match, all from D_base", async () => {
+    const out = tempDir();
+    const r = await runMain([
+      "--json",
+      "experiment",
+      "skl-sd",
+      "--scale",
+      "small",
+      "--maps",
+      "12",
+      "--iterations",
+      "4",
+      "--slip",
+      "none",
+      "--seeds",
+      "0",
+      // Weights other than 1: the controls' extra examples carry the weights of those they stand for.
+      "--lambda1",
+      "0.5",
+      "--lambda2",
+      "2",
+      "--out",
+      out,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const results = SklSdResultsSchema.parse(JSON.parse(readFileSync(join(out, "results.json"), "utf8")));
+    const [d] = results.data;
+    if (!d) throw new Error("no seed data");
+    // This configuration has D_distill and D_reflect, so the controls need extra D_base.
+    expect(d.records.distill).toBeGreaterThan(0);
+    expect(d.reflectProjected).toBeGreaterThan(0);
+    expect(d.control.matched).toBe(true);
+    expect(d.control.needed).toBe(d.records.distill + d.reflectProjected);
+    expect(d.control.baseRecords).toBeGreaterThanOrEqual(d.control.needed);
+    const row = (mix: string) => results.rows.find((x) => x.mix === mix);
+    const total = (mix: string) => {
+      const e = row(mix)?.examples;
+      return e ? e.base + e.distill + e.reflect + (e.extraBase ?? 0) : -1;
+    };
+    for (const [control, mix] of [
+      ["base+base(=distill)", "base+distill"],
+      ["base+base(=distill+reflect)", "base+distill+reflect"],
+    ] as const) {
+      expect(total(control)).toBe(total(mix));
+      expect(row(control)?.totalWeight).toBeCloseTo(row(mix)?.totalWeight ?? -1, 9);
+      // Only D_base: the same D_base as the mix, the rest extra D_base from the new pipeline runs.
+      expect(row(control)?.examples).toMatchObject({ base: d.records.base, distill: 0, reflect: 0 });
+    }
+    // One seed: nothing to borrow, so the extra D_base comes from pipeline runs with new seeds (files kept).
+    expect(d.control.fromSeeds).toEqual([]);
+    expect(d.control.pipelineSeeds.length).toBeGreaterThan(0);
+    for (let k = 1; k <= d.control.pipelineSeeds.length; k++)
+      expect(existsSync(join(d.dataDir, `control-${k}`, "d_base.jsonl"))).toBe(true);
   }, 240_000);
 });
 

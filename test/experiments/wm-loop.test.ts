@@ -36,10 +36,20 @@ describe("rehearsal experiment wm-loop", () => {
       const svg = readFileSync(join(out, `curve-${f.name}.svg`), "utf8");
       expect(svg).toMatch(/^<svg/);
       expect(svg.match(/<polyline/g)?.length).toBe(2);
+      expect(readFileSync(join(out, `wm-calls-${f.name}.svg`), "utf8")).toMatch(/^<svg/);
+      // The arms play the WM-consulting policy, asking the worldbook, within its caps.
+      const wm = setting.wm;
+      if (!wm) throw new Error("the WM gate is on by default");
+      expect(f.wm).toEqual({ ...wm, worldModel: "worldbook" });
+      expect(f.initial.wmCallsPerTrajectory).toBeGreaterThan(0);
       for (const arm of f.arms) {
         // Matched wall-clock: each arm trained at least the budget, stopping after the first iteration past it.
         expect(arm.seconds).toBeGreaterThanOrEqual(setting.budget.seconds);
         expect(arm.iterations).toBe(arm.trainSuccess.length);
+        // WM calls per trajectory over training: one figure per iteration, never above the episode cap.
+        expect(arm.trainWmCalls).toHaveLength(arm.iterations);
+        expect(arm.trainWmCalls.every((c) => c >= 0 && c <= wm.episodeCap)).toBe(true);
+        for (const c of arm.curve) expect(c.trainWmCalls).toBe(arm.trainWmCalls[c.iteration - 1]);
         expect(arm.iterations).toBeGreaterThan(0);
         // pass@1 comes from real episodes: every task played evalEpisodes times, successes counted per task.
         for (const e of [arm.final, ...arm.curve.map((c) => c.real)]) {
@@ -47,14 +57,29 @@ describe("rehearsal experiment wm-loop", () => {
           const perTask = Object.values(e.perTask);
           expect(perTask.reduce((a, t) => a + t.successes, 0)).toBe(e.successes);
           expect(e.pass1).toBeCloseTo(e.successes / e.episodes, 12);
-          expect(e.wmCallsPerTrajectory).toBe(0);
+          expect(e.wmCallsPerTrajectory).toBeLessThanOrEqual(wm.episodeCap);
         }
         const seconds = arm.curve.map((c) => c.seconds);
         expect([...seconds].sort((a, b) => a - b)).toEqual(seconds);
         expect(arm.curve.at(-1)?.iteration).toBe(arm.iterations);
       }
     }
-    expect(results.wmCalls).toMatch(/^none/);
+    expect(results.wmCalls).toMatch(/worldbook/);
+    expect(r.stdout).toContain("WM calls/traj");
+  }, 240_000);
+
+  it("with --no-wm-gate plays the plain policy: no WM calls anywhere", async () => {
+    const r = await runWmLoop(
+      { families: ["frozenlake"], scale: "small", seed: "2", iterations: 2, evalEpisodes: 5, wmGate: false },
+      { out: tempDir(), now: () => 0 },
+    );
+    const f = r.families[0];
+    expect(f?.wm).toBeUndefined();
+    for (const a of f?.arms ?? []) {
+      expect(a.trainWmCalls).toEqual([0, 0]);
+      expect(a.final.wmCallsPerTrajectory).toBe(0);
+    }
+    expect(r.wmCalls).toMatch(/^none/);
   }, 240_000);
 
   it("is deterministic per seed with fixed iterations, and the seed matters", async () => {
@@ -68,6 +93,7 @@ describe("rehearsal experiment wm-loop", () => {
       return f.arms.map((a) => ({
         it: a.iterations,
         train: a.trainSuccess,
+        calls: a.trainWmCalls,
         curve: a.curve.map((c) => c.real),
       }));
     };

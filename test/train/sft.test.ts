@@ -69,12 +69,14 @@ describe("reading exports back", () => {
       expect(data.format).toBe(format);
       expect(data.family).toBe("frozenlake");
       expect(data.examples).toHaveLength(report.records);
+      expect(data.contexts).toEqual({ exported: report.records, prompt: 0 });
       for (const e of data.examples) {
         expect(e.context.observation.legalActions).toHaveLength(4);
         expect(e.target.type).toBe("move");
         expect(e.weight).toBeGreaterThan(0);
         expect(e.context.observation.text).toMatch(/^[P_OG]+\n/);
-        expect(e.context.history.length).toBe(Math.min(5, e.context.stepIndex));
+        // The exported context: every earlier step of the path, not only the prompt's last 5 actions.
+        expect(e.context.history.length).toBe(e.context.stepIndex);
       }
       // Every target is one of the policy's candidates (the legal moves).
       const plain = data.examples.every((e) =>
@@ -154,5 +156,7 @@ describe("weighted SFT", () => {
       expect(base.curve.at(-1)?.loss ?? 0).toBeLessThan(base.curve[0]?.loss ?? 0);
       expect(trainSft(examples, options, meta).checkpoint).toEqual(base.checkpoint);
     },
+    // Three full trainings: ~45 s on a shared 2-core machine, over 80 s at a load of 20.
+    300_000,
   );
 });

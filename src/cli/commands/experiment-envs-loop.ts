@@ -55,6 +55,11 @@ export function registerExperimentEnvsLoop(experiment: Command, ctx: CliContext)
           `round 2 (${results.best}): long tasks solved ${e.round2LongSolved}/${e.longTasks} (round 1: ${e.round1LongSolved}), successful long leaves ${e.round2LongSuccesses} (round 1: ${e.round1LongSuccesses}); newly solved: ${e.newlySolved.join(", ") || "none"}`,
         );
         o.line(`results: ${paths.json}, ${paths.svg} (${results.seconds.total?.toFixed(1)} s)`);
+        if (results.status === "interrupted") {
+          const { interruptedLine } = await import("../../experiments/interrupt.ts");
+          const kept = `${results.rounds.length} search round(s), ${results.policies.length} evaluated policies`;
+          o.warn(interruptedLine("experiment envs-loop", kept, paths.json));
+        }
       } finally {
         store.close();
       }

@@ -42,7 +42,7 @@ export function registerExperimentSklSd(experiment: Command, ctx: CliContext): v
   const command = experiment
     .command("skl-sd")
     .description(
-      "SFT on SKL-SD's D_base vs D_base + D_distill + D_reflect (FrozenLake), pass@1 on training and held-out maps",
+      "SFT on SKL-SD's D_base vs D_base + D_distill + D_reflect and size-matched D_base controls (FrozenLake), pass@1 on training and held-out maps",
     )
     .option("--out <dir>", "where results.json, pass1.svg and the datasets per seed go", "experiment-skl-sd")
     .option("--scale <scale>", "default (the reported run) or small (seconds, for tests)", "default");
@@ -53,6 +53,7 @@ export function registerExperimentSklSd(experiment: Command, ctx: CliContext): v
     const o = ctx.out();
     const seeds = flags.seeds === undefined || flags.seeds === "all" ? undefined : flags.seeds.map(Number);
     const { runSklSdTrainExperiment } = await import("../../experiments/skl-sd-train/experiment.ts");
+    const { interruptedLine } = await import("../../experiments/interrupt.ts");
     const run = await runSklSdTrainExperiment(
       defined({
         outDir: flags.out,
@@ -69,6 +70,7 @@ export function registerExperimentSklSd(experiment: Command, ctx: CliContext): v
         slip: flags.slip,
       }),
       {
+        signal: ctx.signals().signal,
         onRow: (r) =>
           o.warn(
             `seed ${r.seed} ${r.mix}: train ${r.train.pass1.toFixed(3)}, held-out ${r.heldout.pass1.toFixed(3)}`,
@@ -78,5 +80,13 @@ export function registerExperimentSklSd(experiment: Command, ctx: CliContext): v
     o.result(run.results);
     o.line(run.table);
     o.line(`results: ${run.paths.results}, chart: ${run.paths.svg}`);
+    if (run.results.status === "interrupted")
+      o.warn(
+        interruptedLine(
+          "experiment skl-sd",
+          `${run.results.rows.length} rows (${run.results.data.length} seeds' data)`,
+          run.paths.results,
+        ),
+      );
   });
 }

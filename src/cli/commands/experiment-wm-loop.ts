@@ -11,6 +11,7 @@ interface WmLoopFlags {
   budget?: string;
   iterations?: number;
   evalEpisodes?: number;
+  wmGate: boolean;
 }
 
 /**
@@ -35,6 +36,10 @@ export function registerExperimentWmLoop(experiment: Command, ctx: CliContext): 
     .option("--budget <seconds>", "training seconds per arm and family (default per family)")
     .option("--iterations <n>", "fixed GRPO iterations per arm instead of a time budget", positiveIntOption)
     .option("--eval-episodes <n>", "real-env evaluation episodes per task and checkpoint", positiveIntOption)
+    .option(
+      "--no-wm-gate",
+      "train the plain trainable policy (default: the WM-consulting one, asking the worldbook)",
+    )
     .action(async (flags: WmLoopFlags) => {
       const o = ctx.out();
       const { WmLoopFamilySchema, WmLoopOptionsSchema } = await import(
@@ -47,6 +52,7 @@ export function registerExperimentWmLoop(experiment: Command, ctx: CliContext): 
         ...(flags.budget === undefined ? {} : { budgetSeconds: Number(flags.budget) }),
         ...(flags.iterations === undefined ? {} : { iterations: flags.iterations }),
         ...(flags.evalEpisodes === undefined ? {} : { evalEpisodes: flags.evalEpisodes }),
+        wmGate: flags.wmGate,
       });
       if (!parsed.success)
         throw new UserError(
@@ -59,6 +65,7 @@ export function registerExperimentWmLoop(experiment: Command, ctx: CliContext): 
       const results = await runWmLoop(parsed.data, {
         out: flags.out,
         now: () => performance.now(),
+        signal: ctx.signals().signal,
         onProgress: (m) => o.warn(m),
       });
       o.result(results);
@@ -66,7 +73,12 @@ export function registerExperimentWmLoop(experiment: Command, ctx: CliContext): 
       o.table(head, rows);
       o.line(`WM calls: ${results.wmCalls}`);
       o.line(
-        `results: ${flags.out}/results.json, curves: ${flags.out}/curve-*.svg (${results.seconds.toFixed(1)} s)`,
+        `results: ${flags.out}/results.json, curves: ${flags.out}/curve-*.svg, wm-calls-*.svg (${results.seconds.toFixed(1)} s)`,
       );
+      if (results.status === "interrupted") {
+        const { interruptedLine } = await import("../../experiments/interrupt.ts");
+        const kept = `${results.families.length} of ${parsed.data.families.length} families (${results.families.map((f) => f.name).join(", ") || "none"})`;
+        o.warn(interruptedLine("experiment wm-loop", kept, `${flags.out}/results.json`));
+      }
     });
 }

@@ -67,6 +67,7 @@ export function registerExport(program: Command, out: () => Output): void {
       "write a weight-free file: records repeated/subsampled to the task masses",
     )
     .option("--seed <seed>", "seed for subsampling and materialisation", "0")
+    .option("--no-context", "leave out each record's policy context (the field train sft reads back)")
     .option(...storeOption)
     .action(async (raw: unknown) => {
       const { exportSft, parseExportFlags, SftExportFlagsSchema, sftReportTable } = await exportLayer();
@@ -84,6 +85,7 @@ export function registerExport(program: Command, out: () => Output): void {
           ...(flags.fraction !== undefined ? { fraction: flags.fraction } : {}),
           materializeWeights: flags.materializeWeights,
           seed: flags.seed,
+          context: flags.context,
         }),
       );
       const table = sftReportTable(report);

@@ -76,6 +76,7 @@ export function registerTrainSft(train: Command, ctx: CliContext): void {
         format: data.format,
         examples: result.examples,
         targetsOutsideCandidates: result.targetsOutsideCandidates,
+        contexts: data.contexts,
         lossFirst: first,
         lossLast: last,
         curve,
@@ -86,6 +87,13 @@ export function registerTrainSft(train: Command, ctx: CliContext): void {
       o.line(
         `loss ${first.toFixed(4)} → ${last.toFixed(4)} over ${r.data.epochs} epochs; curve ${curve.svg}`,
       );
+      o.line(
+        `contexts: ${data.contexts.exported} exported, ${data.contexts.prompt} rebuilt from the prompt; targets outside the candidates: ${result.targetsOutsideCandidates} of ${result.examples}`,
+      );
+      if (data.contexts.prompt > 0)
+        o.warn(
+          `${data.contexts.prompt} record(s) have no exported context; their contexts were rebuilt from the prompt text, which shows no earlier observations (re-export with 'rehearsal export sft' for exact contexts)`,
+        );
       if (result.targetsOutsideCandidates > 0)
         o.warn(
           `${result.targetsOutsideCandidates} target(s) were not among the policy's candidates; they were added for the loss, but the policy cannot propose them when it plays`,

@@ -53,6 +53,7 @@ export function registerWorldbookExperiment(worldbook: Command, ctx: CliContext)
         scale: flags.scale,
         seed: flags.seed,
         onProgress: (message) => o.warn(message),
+        signal: ctx.signals().signal,
       });
       // With --json a failure is the one JSON document (the error); the report is in --out.
       if (report.failures.length === 0) o.result(report);
@@ -67,6 +68,11 @@ export function registerWorldbookExperiment(worldbook: Command, ctx: CliContext)
         o.line(`\nslip probabilities (recovered vs truth):\n${formatSlipTable(s, "plain")}`);
       o.line(`\nworld-to-real:\n${formatW2rTable(s, "plain")}`);
       o.line(`\nreport: ${flags.out}/report.md, ${flags.out}/report.json (${report.seconds.toFixed(1)} s)`);
+      if (report.status === "interrupted") {
+        const { interruptedLine } = await import("../../experiments/interrupt.ts");
+        const kept = `${s.length} completed settings (${s.map((r) => r.label).join(", ") || "none"})`;
+        o.warn(interruptedLine("worldbook experiment", kept, `${flags.out}/report.json`));
+      }
       const [first, ...more] = report.failures;
       if (first)
         throw new RehearsalError(

@@ -7,6 +7,7 @@ import {
   type RunnerDeps,
   selectTasks,
 } from "../../runner/index.ts";
+import { stopRequested } from "../interrupt.ts";
 import { type EnvsLoopOptions, type EnvsLoopPlan, planOf } from "./options.ts";
 import type { EnvsLoopResults, PolicyResult } from "./results.ts";
 import { evaluateOn, exportRound, type SearchRoundTask, searchRound, trainOn } from "./steps.ts";
@@ -53,13 +54,35 @@ export async function runEnvsLoop(
   const train = tasks.filter((t) => t.split === "train");
   const evalSeed = `${options.seed}:eval`;
   const searchSeed = `${options.seed}:search`;
+  const policies: PolicyResult[] = [];
+  const data: EnvsLoopResults["data"] = [];
+  // A stop request (SIGINT/SIGTERM) ends the step in flight (searches and evaluations take the signal);
+  // what completed before it is returned with `status: "interrupted"`.
+  const stopped = () => stopRequested(deps.signals?.signal);
+  /** The results with what completed: `rounds` so far; round 2 and `best` only when complete. */
+  const assemble = (rounds: EnvsLoopResults["rounds"], best?: string): EnvsLoopResults => ({
+    format: "rehearsal-experiment-envs-loop",
+    version: 1,
+    status: best === undefined ? "interrupted" : "complete",
+    options,
+    plan: { ...plan },
+    tasks: tasks.map((t) => ({ id: t.id, split: t.split, tier: t.tier ?? "-" })),
+    rounds,
+    data,
+    policies,
+    best: best ?? "none (interrupted)",
+    expertIteration: expertIteration(rounds[0]?.tasks ?? [], rounds[1]?.tasks ?? []),
+    seconds: { ...seconds, total: (deps.runtime.clock.nowMs() - started) / 1000 },
+  });
+  const partial = (rounds: EnvsLoopResults["rounds"]) => assemble(rounds);
   const round1 = await timed("search round 1", () =>
     searchRound(deps, plan, plan.basePolicy, train, searchSeed),
   );
-  const policies: PolicyResult[] = [];
+  if (stopped()) return partial([]);
+  const rounds1 = [{ round: 1, policy: "base", runId: round1.runId, tasks: round1.tasks }];
   const base = await timed("evaluation", () => evaluateOn(deps, plan, plan.basePolicy, tasks, evalSeed));
+  if (stopped()) return partial(rounds1);
   policies.push({ name: "base", policy: plan.basePolicy, eval: base.groups, perTask: base.perTask });
-  const data = [];
   for (const fraction of plan.fractions) {
     const exported = await timed("export", () =>
       exportRound(deps, plan, round1.runId, fraction, out, options.seed),
@@ -75,6 +98,7 @@ export async function runEnvsLoop(
       const ckpt = join(out, "checkpoints", `${weights}-${Math.round(fraction * 100)}pct.json`);
       const trained = await timed("sft", () => trainOn(plan, exported.file, weights, ckpt, options.seed));
       const ev = await timed("evaluation", () => evaluateOn(deps, plan, trained.policy, tasks, evalSeed));
+      if (stopped()) return partial(rounds1);
       policies.push({
         name,
         policy: trained.policy,
@@ -94,22 +118,11 @@ export async function runEnvsLoop(
     trainedOnes[0] as PolicyResult,
   );
   const round2 = await timed("search round 2", () => searchRound(deps, plan, best.policy, train, searchSeed));
-  return {
-    format: "rehearsal-experiment-envs-loop",
-    version: 1,
-    options,
-    plan: { ...plan },
-    tasks: tasks.map((t) => ({ id: t.id, split: t.split, tier: t.tier ?? "-" })),
-    rounds: [
-      { round: 1, policy: "base", runId: round1.runId, tasks: round1.tasks },
-      { round: 2, policy: best.name, runId: round2.runId, tasks: round2.tasks },
-    ],
-    data,
-    policies,
-    best: best.name,
-    expertIteration: expertIteration(round1.tasks, round2.tasks),
-    seconds: { ...seconds, total: (deps.runtime.clock.nowMs() - started) / 1000 },
-  };
+  if (stopped()) return partial(rounds1);
+  return assemble(
+    [...rounds1, { round: 2, policy: best.name, runId: round2.runId, tasks: round2.tasks }],
+    best.name,
+  );
 }
 
 /** Long-task successes of round 2 against round 1: tasks solved only by round 2, and leaf counts. */

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { renderLineChartSvg } from "../../knowledge/svg-chart.ts";
+import { ExperimentStatusSchema } from "../interrupt.ts";
 import { EnvsLoopOptionsSchema } from "./options.ts";
 
 const PassGroupSchema = z
@@ -49,6 +50,8 @@ export const EnvsLoopResultsSchema = z
   .object({
     format: z.literal("rehearsal-experiment-envs-loop"),
     version: z.literal(1),
+    /** `interrupted` after a stop request: the rounds, data and policies completed before it. */
+    status: ExperimentStatusSchema.default("complete"),
     options: EnvsLoopOptionsSchema,
     plan: z.record(z.string(), z.unknown()),
     tasks: z.array(z.object({ id: z.string(), split: z.string(), tier: z.string() }).strict()),

@@ -22,6 +22,8 @@ export interface EvalSpec {
   episodes: number;
   horizon: number;
   temperature: number;
+  /** A stop request: the episode in flight ends `aborted` and the split throws the signal's reason. */
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -35,7 +37,10 @@ export async function evaluateSplit(
   taskIds: ReadonlyArray<string>,
   label: string,
 ): Promise<SplitScore> {
-  const recorder = memoryRecorder(String(spec.seed), `skl-sd-eval-${label}`);
+  const recorder = {
+    ...memoryRecorder(String(spec.seed), `skl-sd-eval-${label}`),
+    ...(spec.signal ? { signal: spec.signal } : {}),
+  };
   let successes = 0;
   let mapsSolved = 0;
   let played = 0;

@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import type { Environment, Runtime, Task } from "../../core/index.ts";
 import type { CurvePoint } from "../../policies/trainable/index.ts";
+import type { WorldModel } from "../../rl/world-model.ts";
 import { GrpoOptionsSchema, trainGrpo } from "../../train/index.ts";
 import type { WmLoopSetting } from "./options.ts";
 
@@ -28,6 +29,8 @@ export interface ArmDeps {
   /** Wall clock in ms (the CLI passes a real timer; a test may pass its own). */
   now: () => number;
   signal?: AbortSignal;
+  /** The world model the WM-consulting policy asks (with `setting.wm`). */
+  worldModel?: WorldModel;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function trainArm(
     kind: setting.kind,
     iterations: "iterations" in setting.budget ? setting.budget.iterations : 100_000,
     learningRate: setting.grpo.learningRate,
+    ...(setting.wm ? { wm: setting.wm } : {}),
     rollouts: {
       group: setting.grpo.group,
       tMax: setting.grpo.tMax,
@@ -66,6 +70,7 @@ export async function trainArm(
         tasks: deps.tasks,
         runtime: deps.runtime,
         signal: stop.signal,
+        ...(deps.worldModel ? { worldModel: deps.worldModel } : {}),
         onIteration: (checkpoint, point) => {
           const seconds = (deps.now() - started) / 1000;
           iterations.push({ point, seconds, weights: checkpoint.weights });

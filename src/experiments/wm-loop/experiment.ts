@@ -1,9 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRuntime, type Environment, type Task } from "../../core/index.ts";
+import { worldbookWorldModel } from "../../rl/worldbook-model.ts";
 import { createEnvironmentFromConfig, selectTasks } from "../../runner/environments.ts";
 import { createWorldModelEnvironment } from "../../worldmodel/environment/index.ts";
 import { buildWorldbook, worldbookDefaultsFor, writeWorldbook } from "../../worldmodel/index.ts";
+import { unlessStopped, writeJsonFile } from "../interrupt.ts";
 import { recordFamilyTraces } from "../worldmodel/record.ts";
 import { type ArmTraining, curveIterations, trainArm } from "./arm.ts";
 import {
@@ -19,7 +21,8 @@ import {
   type WmLoopResults,
   WmLoopResultsSchema,
 } from "./results.ts";
-import { wmLoopCurveSvg } from "./svg.ts";
+import { wmLoopCallsSvg, wmLoopCurveSvg } from "./svg.ts";
+import { memoWorldModel } from "./wm-memo.ts";
 
 export interface WmLoopDeps {
   /** Where the worldbooks, results.json and the SVG curves go. */
@@ -43,6 +46,7 @@ async function armResult(
       iteration: it.point.iteration + 1,
       seconds: it.seconds,
       trainSuccess: it.point.successRate ?? 0,
+      trainWmCalls: it.point.wmCallsPerTrajectory ?? 0,
       real: await evaluate(it.weights),
     });
   const last = curve.at(-1);
@@ -52,6 +56,7 @@ async function armResult(
     seconds: training.seconds,
     load: training.load,
     trainSuccess: training.iterations.map((i) => i.point.successRate ?? 0),
+    trainWmCalls: training.iterations.map((i) => i.point.wmCallsPerTrajectory ?? 0),
     curve,
     final: last ? last.real : await evaluate({}),
   };
@@ -92,7 +97,15 @@ async function runFamily(
     envs.push(world);
     const realTasks: Task[] = selectTasks(real.suite, setting.tasks);
     const worldTasks: Task[] = selectTasks(world.suite, setting.tasks);
-    const armDeps = { now: deps.now, ...(deps.signal ? { signal: deps.signal } : {}) };
+    // WM-R1: the policy consults a learnt world model, in training and when deployed, so both arms
+    // and the real-environment evaluation ask the family's worldbook (never the snapshot oracle),
+    // its answers memoised (the worldbook answers from the observation alone).
+    const worldModel = setting.wm ? memoWorldModel(worldbookWorldModel(book)) : undefined;
+    const armDeps = {
+      now: deps.now,
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(worldModel ? { worldModel } : {}),
+    };
     const trained: ArmTraining[] = [];
     for (const [arm, env, tasks] of [
       ["world-model", world, worldTasks],
@@ -100,15 +113,25 @@ async function runFamily(
     ] as const) {
       say(`training in the ${arm} environment (${JSON.stringify(setting.budget)})`);
       trained.push(await trainArm({ ...armDeps, env, tasks, runtime: runtime(arm) }, setting, arm, seed));
+      // A stop request ends the arm's GRPO; the family is then dropped (see `runWmLoop`).
+      deps.signal?.throwIfAborted();
     }
     const [wm, re] = trained as [ArmTraining, ArmTraining];
     say("evaluating in the real environment");
-    const evaluate = (weights: Record<string, number>) =>
-      evaluateInReal({ env: real, tasks: realTasks, runtime: runtime("eval") }, setting.kind, weights, {
-        episodes: setting.evalEpisodes,
-        seed: `${seed}|${setting.name}|eval`,
-        maxSteps: setting.grpo.tMax,
-      });
+    const evaluate = (weights: Record<string, number>) => {
+      deps.signal?.throwIfAborted();
+      return evaluateInReal(
+        { env: real, tasks: realTasks, runtime: runtime("eval"), ...(worldModel ? { worldModel } : {}) },
+        setting.kind,
+        weights,
+        {
+          episodes: setting.evalEpisodes,
+          seed: `${seed}|${setting.name}|eval`,
+          maxSteps: setting.grpo.tMax,
+          ...(setting.wm ? { wm: setting.wm } : {}),
+        },
+      );
+    };
     const initial = await evaluate({});
     const arms: [WmLoopArmResult, WmLoopArmResult] = [
       await armResult(wm, setting, evaluate),
@@ -118,6 +141,7 @@ async function runFamily(
       name: setting.name,
       family: setting.family,
       kind: setting.kind,
+      ...(setting.wm ? { wm: { ...setting.wm, worldModel: "worldbook" as const } } : {}),
       envOptions: setting.envOptions,
       tasks: realTasks.map((t) => t.id),
       traces: { episodes: new Set(rec.steps.map((s) => s.episodeId)).size, transitions: rec.steps.length },
@@ -143,22 +167,32 @@ export async function runWmLoop(input: WmLoopOptionsInput, deps: WmLoopDeps): Pr
   const started = deps.now();
   mkdirSync(deps.out, { recursive: true });
   const families: WmLoopFamilyResult[] = [];
-  for (const setting of deps.settings ?? wmLoopSettings(config)) {
-    const result = await runFamily(setting, config.seed, deps);
+  const settings = deps.settings ?? wmLoopSettings(config);
+  const snapshot = (status: WmLoopResults["status"]) => {
+    const calls = families.flatMap((f) => [f.initial, ...f.arms.flatMap((a) => a.curve.map((c) => c.real))]);
+    const any = calls.some((e) => e.wmCallsPerTrajectory > 0);
+    return WmLoopResultsSchema.parse({
+      experiment: "wm-loop",
+      status,
+      config,
+      families,
+      wmCalls: any
+        ? "the WM-consulting policy asked the worldbook world model: see wmCallsPerTrajectory (real-environment evaluations) and trainWmCalls (training rollouts)"
+        : families.some((f) => f.wm)
+          ? "none: the learnt gates of the WM-consulting policies never opened in the evaluations"
+          : "none: the plain trainable (tabular/linear) policies make no <call_wm> calls (wmGate off); wmCallsPerTrajectory is 0 throughout",
+      seconds: (deps.now() - started) / 1000,
+    });
+  };
+  for (const setting of settings) {
+    const result = await unlessStopped(deps.signal, () => runFamily(setting, config.seed, deps));
+    if (!result) break;
     writeFileSync(join(deps.out, `curve-${setting.name}.svg`), wmLoopCurveSvg(result));
+    writeFileSync(join(deps.out, `wm-calls-${setting.name}.svg`), wmLoopCallsSvg(result));
     families.push(result);
+    if (families.length < settings.length) writeJsonFile(join(deps.out, "results.json"), snapshot("running"));
   }
-  const calls = families.flatMap((f) => [f.initial, ...f.arms.flatMap((a) => a.curve.map((c) => c.real))]);
-  const any = calls.some((e) => e.wmCallsPerTrajectory > 0);
-  const results = WmLoopResultsSchema.parse({
-    experiment: "wm-loop",
-    config,
-    families,
-    wmCalls: any
-      ? "some evaluated policies wrote <call_wm> blocks (see wmCallsPerTrajectory)"
-      : "none: the trainable (tabular/linear) policies make no <call_wm> calls; wmCallsPerTrajectory is 0 throughout",
-    seconds: (deps.now() - started) / 1000,
-  });
-  writeFileSync(join(deps.out, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const results = snapshot(families.length === settings.length ? "complete" : "interrupted");
+  writeJsonFile(join(deps.out, "results.json"), results);
   return results;
 }

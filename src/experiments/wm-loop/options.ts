@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { UserError } from "../../core/index.ts";
+import type { WmGateOptions } from "../../policies/trainable/wm-gate.ts";
 import type { RecordingBatch } from "../worldmodel/record.ts";
 
 /** The families the loop covers: FrozenLake slippery and the terminal suite by default, the short web tasks opt-in. */
@@ -21,6 +22,11 @@ export const WmLoopOptionsSchema = z
     iterations: z.number().int().positive().max(100_000).optional(),
     /** Real-environment evaluation episodes per task and checkpoint; default per family and scale. */
     evalEpisodes: z.number().int().positive().max(10_000).optional(),
+    /**
+     * Both arms train (and are evaluated as) the WM-consulting policy, which asks the family's
+     * worldbook world model when its learned gate opens; false: the plain trainable policy.
+     */
+    wmGate: z.boolean().default(true),
   })
   .strict();
 export type WmLoopOptions = z.output<typeof WmLoopOptionsSchema>;
@@ -34,6 +40,8 @@ export interface WmLoopSetting {
   tasks: string[];
   tier?: "short";
   kind: "tabular" | "linear";
+  /** The WM-consulting policy's caps (per step, per episode); absent: the plain policy. */
+  wm?: WmGateOptions;
   recording: RecordingBatch[];
   /** GRPO: group size, step limit, learning rate, length-reward weight. */
   grpo: { group: number; tMax: number; learningRate: number; beta: number };
@@ -46,7 +54,9 @@ export interface WmLoopSetting {
 
 /** A family's setting without the budget and evaluation size, with the defaults of those two. */
 interface FamilyPlan {
-  setting: Omit<WmLoopSetting, "budget" | "evalEpisodes">;
+  setting: Omit<WmLoopSetting, "budget" | "evalEpisodes" | "wm">;
+  /** The caps of the WM-consulting policy on this family. */
+  wm: WmGateOptions;
   seconds: number;
   evalEpisodes: number;
 }
@@ -69,6 +79,9 @@ function shortLinear(
   };
 }
 
+/** The WM-consulting policy's caps on the short terminal and web tasks (their candidate lists are long). */
+const SHORT_TIER_WM: WmGateOptions = { stepCap: 3, episodeCap: 6 };
+
 /** Per family, its plan at the small (`true`) or default scale. */
 const PLANS: Record<WmLoopFamily, (small: boolean) => FamilyPlan> = {
   frozenlake: (small) => ({
@@ -82,6 +95,7 @@ const PLANS: Record<WmLoopFamily, (small: boolean) => FamilyPlan> = {
       grpo: { group: small ? 8 : 16, tMax: 100, learningRate: 1, beta: 0 },
       curvePoints: small ? 2 : 5,
     },
+    wm: { stepCap: 4, episodeCap: 24 },
     seconds: small ? 2 : 90,
     evalEpisodes: small ? 20 : 200,
   }),
@@ -96,6 +110,7 @@ const PLANS: Record<WmLoopFamily, (small: boolean) => FamilyPlan> = {
       ],
       tMax: small ? 6 : 10,
     }),
+    wm: SHORT_TIER_WM,
     seconds: small ? 3 : 120,
     evalEpisodes: small ? 3 : 20,
   }),
@@ -110,6 +125,7 @@ const PLANS: Record<WmLoopFamily, (small: boolean) => FamilyPlan> = {
       ],
       tMax: 8,
     }),
+    wm: SHORT_TIER_WM,
     seconds: small ? 5 : 120,
     evalEpisodes: small ? 2 : 10,
   }),
@@ -122,6 +138,7 @@ export function wmLoopSettings(options: WmLoopOptions): WmLoopSetting[] {
     const plan = PLANS[family](small);
     return {
       ...plan.setting,
+      ...(options.wmGate ? { wm: plan.wm } : {}),
       budget:
         options.iterations !== undefined
           ? { iterations: options.iterations }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ExperimentStatusSchema } from "../interrupt.ts";
 import { WmLoopOptionsSchema } from "./options.ts";
 
 const EvaluationSchema = z
@@ -22,6 +23,8 @@ const CurvePointSchema = z
     seconds: z.number().nonnegative(),
     /** The success rate of that iteration's own training rollouts (in the arm's environment). */
     trainSuccess: z.number().min(0).max(1),
+    /** `<call_wm>` calls per trajectory of that iteration's training rollouts. */
+    trainWmCalls: z.number().nonnegative(),
     real: EvaluationSchema,
   })
   .strict();
@@ -35,6 +38,8 @@ const ArmSchema = z
     load: z.tuple([z.number(), z.number()]),
     /** Training-rollout success per iteration, in the arm's own environment. */
     trainSuccess: z.array(z.number().min(0).max(1)),
+    /** `<call_wm>` calls per trajectory of each iteration's training rollouts (counted from their steps). */
+    trainWmCalls: z.array(z.number().nonnegative()),
     curve: z.array(CurvePointSchema),
     final: EvaluationSchema,
   })
@@ -45,6 +50,11 @@ export const WmLoopFamilyResultSchema = z
     name: z.string(),
     family: z.string(),
     kind: z.enum(["tabular", "linear"]),
+    /** The WM-consulting policy's caps, and the world model it asks; absent: the plain policy. */
+    wm: z
+      .object({ stepCap: z.number().int(), episodeCap: z.number().int(), worldModel: z.literal("worldbook") })
+      .strict()
+      .optional(),
     envOptions: z.record(z.string(), z.unknown()),
     tasks: z.array(z.string()),
     traces: z.object({ episodes: z.number().int(), transitions: z.number().int() }).strict(),
@@ -64,9 +74,11 @@ export type WmLoopArmResult = z.infer<typeof ArmSchema>;
 export const WmLoopResultsSchema = z
   .object({
     experiment: z.literal("wm-loop"),
+    /** `running` after each family while more follow, `interrupted` after a stop request (the families done). */
+    status: ExperimentStatusSchema.default("complete"),
     config: WmLoopOptionsSchema,
     families: z.array(WmLoopFamilyResultSchema),
-    /** Whether any evaluated policy wrote a `<call_wm>` block (trainable policies do not). */
+    /** Whether any evaluated policy wrote a `<call_wm>` block (the plain trainable policies do not). */
     wmCalls: z.string(),
     seconds: z.number().nonnegative(),
   })

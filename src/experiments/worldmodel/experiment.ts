@@ -19,6 +19,7 @@ import {
   writeWorldbook,
 } from "../../worldmodel/index.ts";
 import { ruleCounts } from "../../worldmodel/worldbook/describe.ts";
+import { stopRequested } from "../interrupt.ts";
 import { evaluateBook } from "./evaluate.ts";
 import {
   type ExperimentFamily,
@@ -43,6 +44,8 @@ export interface ExperimentOptions {
   now?: () => number;
   /** Called as each setting starts and ends (progress for the CLI). */
   onProgress?: (message: string) => void;
+  /** A stop request (the CLI's SIGINT/SIGTERM): no setting starts after it; the completed ones are reported. */
+  signal?: AbortSignal;
 }
 
 /** What one family setting gave. */
@@ -74,6 +77,8 @@ export interface ExperimentReport {
   /** Settings that failed (the others are still reported). */
   failures: SettingFailure[];
   seconds: number;
+  /** `interrupted` when a stop request came before every setting ran (the settings completed are kept). */
+  status: "complete" | "interrupted";
 }
 
 async function runSetting(
@@ -151,12 +156,14 @@ export async function runWorldModelExperiment(options: ExperimentOptions): Promi
   const results: SettingResult[] = [];
   const failures: SettingFailure[] = [];
   for (const setting of settings) {
+    if (stopRequested(options.signal)) break;
     options.onProgress?.(`${setting.label}: recording, building, evaluating`);
     const begun = now();
     try {
       results.push(await runSetting(setting, { out: options.out, now, seed }));
       options.onProgress?.(`${setting.label}: done in ${((now() - begun) / 1000).toFixed(1)} s`);
     } catch (error) {
+      if (stopRequested(options.signal)) break;
       // One family's failure does not lose the others: it is recorded, reported and raised by the caller.
       const e = toRehearsalError(error);
       failures.push({
@@ -173,6 +180,7 @@ export async function runWorldModelExperiment(options: ExperimentOptions): Promi
     settings: results,
     failures,
     seconds: (now() - started) / 1000,
+    status: results.length + failures.length === settings.length ? "complete" : "interrupted",
   };
   writeFileSync(join(options.out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.out, "report.md"), formatExperimentReport(report));

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { formatIssues, parseJsonText, UserError } from "../../core/index.ts";
 import { readUserFile } from "./read-text.ts";
+import { WmGateOptionsSchema } from "./wm-gate.ts";
 
 /** The checkpoint format's version: a reader refuses any other. */
 export const CHECKPOINT_VERSION = 1;
@@ -19,6 +20,8 @@ export const CurvePointSchema = z
     meanReward: z.number().optional(),
     meanLength: z.number().optional(),
     kl: z.number().optional(),
+    /** `<call_wm>` calls per trajectory of the iteration's rollouts (0 for the plain policies). */
+    wmCallsPerTrajectory: z.number().nonnegative().optional(),
   })
   .strict();
 export type CurvePoint = z.infer<typeof CurvePointSchema>;
@@ -26,7 +29,8 @@ export type CurvePoint = z.infer<typeof CurvePointSchema>;
 /**
  * A trainable policy's parameters, versioned: the kind (tabular | linear), the family it was trained
  * on (when known), the named weights (absent = 0) and how it was trained (which command, the options,
- * the iterations done and the curve so far, so `train grpo --resume` continues from it).
+ * the iterations done and the curve so far, so `train grpo --resume` continues from it), and for the
+ * WM-consulting policy its caps (`wm`).
  */
 export const CheckpointSchema = z
   .object({
@@ -34,6 +38,12 @@ export const CheckpointSchema = z
     version: z.literal(CHECKPOINT_VERSION),
     kind: TrainableKindSchema,
     family: z.string().min(1).optional(),
+    /**
+     * Set when the policy consults a world model (`wm-*` gate weights among the weights): its caps.
+     * Optional, so every earlier checkpoint still reads; played without a world model, the gate and
+     * WM weights are inert and the action weights play as the plain policy.
+     */
+    wm: WmGateOptionsSchema.optional(),
     weights: z.record(z.string(), z.number().finite()),
     training: z
       .object({

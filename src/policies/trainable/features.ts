@@ -7,9 +7,9 @@ import type { Features } from "./log-linear.ts";
 
 /**
  * The features the trainable policies score a candidate with (φ(s, a) of `log-linear.ts`). Every
- * feature is named (never hashed): a checkpoint's weights say what they weigh. Features read only
- * what an exported training record also shows (the task, the current observation and the last
- * `HISTORY_WINDOW` actions), so a policy trained from an export sees the same features when it plays.
+ * feature is named (never hashed): a checkpoint's weights say what they weigh. Features read the
+ * task, the current observation and the last `HISTORY_WINDOW` actions; an exported record carries
+ * its whole policy context (`export/policy-context.ts`), so training sees what the policy sees.
  */
 
 /** Previous actions the features look at: the export's and the llm prompt's default history length. */
@@ -79,24 +79,78 @@ function webFeatures(
   return out;
 }
 
-/** What a terminal candidate says: its verb, overlap with the instruction's words, after which verb. */
+/** The paths a command names (arguments with a `/` or a `.`), by their last segment. */
+function pathArgs(command: string): string[] {
+  return command
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .filter((a) => !a.startsWith("-") && /[/.]/.test(a) && a !== ">" && a !== "|")
+    .map((a) => a.replace(/\/+$/, "").split("/").at(-1) ?? "")
+    .filter((a) => a !== "" && a !== "~" && a !== ".");
+}
+
+/** The last segments of every whitespace-separated word of an output. */
+function outputNames(stdout: unknown): Set<string> {
+  return new Set(
+    String(stdout ?? "")
+      .split(/\s+/)
+      .map((w) => w.replace(/\/+$/, "").split("/").at(-1) ?? "")
+      .filter((w) => w !== ""),
+  );
+}
+
+function exitBucket(context: PolicyContext): string {
+  if (context.history.length === 0) return "none";
+  const code = context.observation.data?.exitCode;
+  return code === 0 ? "ok" : code === null || code === undefined ? "none" : "err";
+}
+
+/**
+ * What a terminal candidate says: its verb (and the verb before it, and whether the last command
+ * exited 0), its overlap with the instruction's words; whether the paths it names were printed by the
+ * last command, by an earlier one, or named by a recent command; for `done`, whether it gives an answer.
+ */
 function terminalFeatures(
+  context: PolicyContext,
   action: Action,
   instruction: ReadonlySet<string>,
   recent: ReadonlyArray<Action>,
 ): Array<[string, number]> {
+  const exit = exitBucket(context);
+  if (action.type === "done") {
+    const out: Array<[string, number]> = [[`term:done|last-exit=${exit}`, 1]];
+    if (action.answer !== undefined)
+      out.push(["term:done-answer", 1], [`term:done-answer|last-exit=${exit}`, 1]);
+    return out;
+  }
   if (action.type !== "shell") return [];
   const verb = action.command.trim().split(/\s+/)[0] ?? "";
   const last = recent.at(-1);
   const lastVerb = last?.type === "shell" ? (last.command.trim().split(/\s+/)[0] ?? "") : "-";
   const words = tokens(action.command.replace(/[~/._-]+/g, " "));
   const hits = words.filter((w) => instruction.has(w)).length;
-  return [
+  const out: Array<[string, number]> = [
     [`term:verb=${verb}`, 1],
     [`term:verb=${verb}|after=${lastVerb}`, 1],
+    [`term:verb=${verb}|last-exit=${exit}`, 1],
     [`term:overlap=${countBucket(hits)}`, 1],
     [`term:overlap-share`, overlapShare(words, instruction)],
   ];
+  const paths = pathArgs(action.command);
+  if (paths.length === 0) return out;
+  const lastOutput = context.history.length > 0 ? outputNames(context.observation.data?.stdout) : new Set();
+  const earlier = new Set(
+    context.history.slice(1).flatMap((h) => [...outputNames(h.observation.data?.stdout)]),
+  );
+  const named = new Set(recent.flatMap((a) => (a.type === "shell" ? pathArgs(a.command) : [])));
+  const share = (set: ReadonlySet<unknown>) => paths.filter((p) => set.has(p)).length / paths.length;
+  out.push(
+    [`term:path-in-last-output|verb=${verb}`, share(lastOutput)],
+    [`term:path-in-earlier-output|verb=${verb}`, share(earlier)],
+    [`term:path-named-recently|verb=${verb}`, share(named)],
+  );
+  return out;
 }
 
 /**
@@ -124,7 +178,7 @@ export function linearFeatures(context: PolicyContext, action: Action): Features
     out.push([`action=${key}`, 1], [`last=${lastKey}|action=${key}`, 1]);
     if (family === "frozenlake") out.push(...frozenLakeFeatures(context, action));
   } else if (family === "terminal") {
-    out.push(...terminalFeatures(action, instruction, recent));
+    out.push(...terminalFeatures(context, action, instruction, recent));
   } else {
     out.push(...webFeatures(context, action, instruction, recent));
   }
