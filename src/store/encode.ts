@@ -86,7 +86,7 @@ export function encodeTask(runId: string, task: Task): TaskRow {
   return { run_id: runId, task_id: t.id, data: JSON.stringify(t) };
 }
 
-const NewTrajectorySchema = TrajectorySchema.pick({
+export const NewTrajectorySchema = TrajectorySchema.pick({
   runId: true,
   taskId: true,
   episodeIndex: true,
@@ -172,7 +172,8 @@ export interface TrajectoryEndRow {
   final_observation: string | null;
 }
 
-const TrajectoryEndFieldsSchema = TrajectoryEndSchema.omit({ finalObservation: true });
+/** A trajectory's end without its final observation (stored apart). */
+export const TrajectoryEndFieldsSchema = TrajectoryEndSchema.omit({ finalObservation: true });
 
 export function encodeTrajectoryEnd(
   trajectoryId: string,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
-import { ErrorInfoSchema, TrajectorySchema, VerifierResultSchema } from "../../src/core/index.ts";
 import type { NewTrajectory, TrajectoryEnd } from "../../src/store/contract.ts";
+import { NewTrajectorySchema, TrajectoryEndFieldsSchema } from "../../src/store/encode.ts";
 import { fastEndTexts, fastTrajectoryMeta } from "../../src/store/encode-fast.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
 
@@ -9,22 +8,6 @@ import { createMemoryStore } from "../../src/store/index.ts";
  * The hand checks of a trajectory's start and end accept only what the schemas accept, and give the
  * texts the schema path stores (key order, stripped keys, defaults); everything else falls back.
  */
-
-const NewTrajectorySchema = TrajectorySchema.pick({
-  runId: true,
-  taskId: true,
-  episodeIndex: true,
-  seed: true,
-  policy: true,
-  startedAtMs: true,
-  meta: true,
-}).extend({ id: z.string().min(1) });
-const EndSchema = z.object({
-  status: z.enum(["complete", "infra_failed", "aborted"]),
-  endedAtMs: z.number(),
-  outcome: VerifierResultSchema.optional(),
-  error: ErrorInfoSchema.optional(),
-});
 
 const START: NewTrajectory = {
   id: "t",
@@ -98,7 +81,7 @@ describe("the per-episode fast path", () => {
     "end %i: the fast texts are the schema's, or it falls back",
     (_, end) => {
       const fast = fastEndTexts(end as TrajectoryEnd);
-      const parsed = EndSchema.safeParse(end);
+      const parsed = TrajectoryEndFieldsSchema.safeParse(end);
       if (fast !== undefined) {
         expect(parsed.success).toBe(true);
         if (!parsed.success) return;

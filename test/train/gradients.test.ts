@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Action, createRandom, type PolicyContext } from "../../src/core/index.ts";
-import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
+import { createRandom, type PolicyContext } from "../../src/core/index.ts";
 import {
   type Features,
   logitsOf,
@@ -16,25 +15,7 @@ import {
   type WeightedStep,
   weightedCrossEntropy,
 } from "../../src/train/index.ts";
-
-/** Real FrozenLake contexts: a short walk on the 4x4 map, each step with its history. */
-async function frozenLakeContexts(): Promise<PolicyContext[]> {
-  const env = createFrozenLakeEnvironment({ slippery: false });
-  const task = env.suite.get("4x4");
-  let observation = await env.reset({ taskId: task.id, seed: 1 });
-  const out: PolicyContext[] = [];
-  const history: PolicyContext["history"][number][] = [];
-  for (const direction of ["right", "right", "down", "down"] as const) {
-    out.push({ task, observation, history: [...history], stepIndex: history.length });
-    const action: Action = { type: "move", direction };
-    const r = await env.step(action);
-    history.push({ observation, action, raw: JSON.stringify(action) });
-    observation = r.observation;
-    if (r.terminated) break;
-  }
-  await env.close();
-  return out;
-}
+import { frozenLakeWalk } from "./frozenlake-walk.ts";
 
 /** A web page context (accessibility text as the web environment writes it). */
 function webContext(): PolicyContext {
@@ -86,7 +67,10 @@ function checkGradient(params: Parameters, loss: (p: Parameters) => LossResult):
 }
 
 async function statesOf(kind: TrainableKind) {
-  const contexts = [...(await frozenLakeContexts()), ...(kind === "linear" ? [webContext()] : [])];
+  const contexts = [
+    ...(await frozenLakeWalk(["right", "right", "down", "down"])),
+    ...(kind === "linear" ? [webContext()] : []),
+  ];
   return contexts.map((c) => scoreState(kind, c));
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Action, createRandom, createRuntime, type PolicyContext } from "../../src/core/index.ts";
+import { createRandom, createRuntime } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
 import {
   addLogProbGradient,
@@ -34,24 +34,11 @@ import {
 } from "../../src/train/index.ts";
 import { createWmGatedPolicy, gateTerm, wmGatedStep } from "../../src/train/wm-gated-policy.ts";
 import { createBanditEnvironment } from "./bandit-env.ts";
+import { frozenLakeWalk } from "./frozenlake-walk.ts";
 
-/** Real FrozenLake contexts (a short walk on 4x4), with WM outcomes for some candidates. */
-async function contexts(): Promise<PolicyContext[]> {
-  const env = createFrozenLakeEnvironment({ slippery: false });
-  const task = env.suite.get("4x4");
-  let observation = await env.reset({ taskId: task.id, seed: 1 });
-  const out: PolicyContext[] = [];
-  const history: PolicyContext["history"][number][] = [];
-  for (const direction of ["right", "down", "right"] as const) {
-    out.push({ task, observation, history: [...history], stepIndex: history.length });
-    const action: Action = { type: "move", direction };
-    const r = await env.step(action);
-    history.push({ observation, action, raw: "<call_wm>{}</call_wm>" });
-    observation = r.observation;
-  }
-  await env.close();
-  return out;
-}
+/** Real FrozenLake contexts (a short walk on 4x4), each history entry a WM call. */
+const contexts = () =>
+  frozenLakeWalk(["right", "down", "right"], { raw: () => "<call_wm>{}</call_wm>", throughEnd: true });
 
 const OUTCOMES: WmOutcome[] = [
   { reward: 0, terminated: true, success: false, novel: true, unknown: false },

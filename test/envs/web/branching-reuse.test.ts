@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Action, canonicalJson, type Observation } from "../../../src/core/index.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { oracleSteps } from "./helpers.ts";
 
 /**
  * Context reuse on reset: the next episode starts in the previous episode's context and page (a
@@ -31,19 +32,6 @@ const LITTER = `(async () => {
   await new Promise((resolve) => { const r = indexedDB.open("left-db"); r.onsuccess = () => { r.result.close(); resolve(null); }; });
   return true;
 })()`;
-
-/** The oracle's actions from the current state, up to `n` (fewer when the task ends first). */
-async function oracleSteps(env: WebEnvironment, n: number): Promise<Action[]> {
-  const path: Action[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = await env.oracleAction();
-    if (!a) break;
-    path.push(a);
-    const r = await env.step(a);
-    if (r.terminated || r.truncated) break;
-  }
-  return path;
-}
 
 describe("web environment: context reuse on reset", () => {
   let pool: BrowserPool;

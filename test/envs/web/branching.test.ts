@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Action, canonicalJson, type Observation } from "../../../src/core/index.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { oracleSteps } from "./helpers.ts";
 
 /**
  * Cheap branching: a snapshot restored into the live page of the same task and seed (no new browser
@@ -16,15 +17,7 @@ const stateOf = (o: Observation | null): string => canonicalJson(o);
 /** The oracle's actions from reset, up to `n` (fewer when the task ends first). */
 async function oraclePath(env: WebEnvironment, taskId: string, seed: number, n: number): Promise<Action[]> {
   await env.reset({ taskId, seed });
-  const path: Action[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = await env.oracleAction();
-    if (!a) break;
-    path.push(a);
-    const r = await env.step(a);
-    if (r.terminated || r.truncated) break;
-  }
-  return path;
+  return oracleSteps(env, n);
 }
 
 describe("web environment: branching by in-page restore", () => {

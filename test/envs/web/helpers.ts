@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Observation } from "../../../src/core/index.ts";
-import type { BrowserPool } from "../../../src/envs/web/index.ts";
+import type { Action, Observation } from "../../../src/core/index.ts";
+import type { BrowserPool, WebEnvironment } from "../../../src/envs/web/index.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_PAGES = join(here, "..", "..", "fixtures", "web", "pages");
@@ -54,4 +54,17 @@ export async function eventually(check: () => boolean, timeoutMs = 10_000): Prom
     await new Promise((r) => setTimeout(r, 100));
   }
   return check();
+}
+
+/** The oracle's actions from the environment's current state, up to `n` (fewer when the task ends first). */
+export async function oracleSteps(env: WebEnvironment, n: number): Promise<Action[]> {
+  const path: Action[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = await env.oracleAction();
+    if (!a) break;
+    path.push(a);
+    const r = await env.step(a);
+    if (r.terminated || r.truncated) break;
+  }
+  return path;
 }
