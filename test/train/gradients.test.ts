@@ -10,11 +10,11 @@ import {
 } from "../../src/policies/trainable/index.ts";
 import {
   clippedPolicyLoss,
-  type LossResult,
   type PolicyGradientStep,
   type WeightedStep,
   weightedCrossEntropy,
 } from "../../src/train/index.ts";
+import { checkLossGradient } from "./finite-difference.ts";
 import { frozenLakeWalk } from "./frozenlake-walk.ts";
 
 /** A web page context (accessibility text as the web environment writes it). */
@@ -49,23 +49,6 @@ function randomParams(states: ReadonlyArray<ReadonlyArray<Features>>, seed: stri
   return p;
 }
 
-/** Compares every gradient component with the central finite difference of the loss. */
-function checkGradient(params: Parameters, loss: (p: Parameters) => LossResult): number {
-  const { grad } = loss(params);
-  const h = 1e-5;
-  let checked = 0;
-  for (const [name, i] of params.index) {
-    const plus = params.clone();
-    plus.set(name, (params.values[i] ?? 0) + h);
-    const minus = params.clone();
-    minus.set(name, (params.values[i] ?? 0) - h);
-    const numeric = (loss(plus).loss - loss(minus).loss) / (2 * h);
-    expect(grad.get(name)).toBeCloseTo(numeric, 6);
-    checked += 1;
-  }
-  return checked;
-}
-
 async function statesOf(kind: TrainableKind) {
   const contexts = [
     ...(await frozenLakeWalk(["right", "right", "down", "down"])),
@@ -86,7 +69,7 @@ describe.each(["tabular", "linear"] as const)("gradients of the %s policy", (kin
       chosen: i % s.actions.length,
       weight: 0.5 + i,
     }));
-    const checked = checkGradient(params, (p) =>
+    const checked = checkLossGradient(params, (p) =>
       weightedCrossEntropy(p, steps, { l2: 0.1, temperature: 0.7 }),
     );
     expect(checked).toBeGreaterThanOrEqual(kind === "tabular" ? 16 : 10);
@@ -118,7 +101,7 @@ describe.each(["tabular", "linear"] as const)("gradients of the %s policy", (kin
     });
     const result = clippedPolicyLoss(params, steps, options);
     expect(result.kl).toBeGreaterThan(0);
-    checkGradient(params, (p) => clippedPolicyLoss(p, steps, options));
+    checkLossGradient(params, (p) => clippedPolicyLoss(p, steps, options));
     // A clipped step contributes no policy gradient: with only clipped steps and no KL the gradient is 0.
     const clippedOnly = steps.map((s) => ({ ...s, advantage: 1, oldProb: s.oldProb * 0 + 1e-3 }));
     const noKl = clippedPolicyLoss(params, clippedOnly, { ...options, kl: 0 });

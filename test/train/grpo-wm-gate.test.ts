@@ -34,6 +34,7 @@ import {
 } from "../../src/train/index.ts";
 import { createWmGatedPolicy, gateTerm, wmGatedStep } from "../../src/train/wm-gated-policy.ts";
 import { createBanditEnvironment } from "./bandit-env.ts";
+import { checkGradient, checkLossGradient } from "./finite-difference.ts";
 import { frozenLakeWalk } from "./frozenlake-walk.ts";
 
 /** Real FrozenLake contexts (a short walk on 4x4), each history entry a WM call. */
@@ -91,16 +92,7 @@ describe("the WM-consulting policy's log-probability", () => {
         addGateLogProbGradient(grad, params, s.input, s.decision, 1, t);
         addLogProbGradient(grad, s.features, softmax(logitsOf(params, s.features), t), s.chosen, 1, t);
       }
-      const h = 1e-5;
-      let checked = 0;
-      for (const [name, i] of params.index) {
-        const plus = params.clone();
-        plus.set(name, (params.values[i] ?? 0) + h);
-        const minus = params.clone();
-        minus.set(name, (params.values[i] ?? 0) - h);
-        expect(grad.get(name)).toBeCloseTo((total(plus) - total(minus)) / (2 * h), 6);
-        checked++;
-      }
+      const checked = checkGradient(params, grad, total);
       expect(checked).toBeGreaterThanOrEqual(kind === "tabular" ? 20 : 14);
       // The action weights reach the gate through entropy and margin: that path is non-zero.
       const gateOnly = new Gradient();
@@ -136,17 +128,7 @@ describe("the WM-consulting policy's log-probability", () => {
     });
     const options = { clip: 0.2, kl: 0.1, temperature: 1 };
     const { grad } = clippedPolicyLoss(params, batch, options);
-    const h = 1e-5;
-    for (const [name, i] of params.index) {
-      const plus = params.clone();
-      plus.set(name, (params.values[i] ?? 0) + h);
-      const minus = params.clone();
-      minus.set(name, (params.values[i] ?? 0) - h);
-      const numeric =
-        (clippedPolicyLoss(plus, batch, options).loss - clippedPolicyLoss(minus, batch, options).loss) /
-        (2 * h);
-      expect(grad.get(name)).toBeCloseTo(numeric, 6);
-    }
+    checkLossGradient(params, (p) => clippedPolicyLoss(p, batch, options));
     expect(grad.get("wm-gate:entropy")).not.toBe(0);
   });
 });
