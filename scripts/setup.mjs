@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { saveSqlitePrebuild, scriptedPackages } from "./native-cache.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const log = (msg) => process.stderr.write(`[setup] ${msg}\n`);
@@ -26,8 +27,11 @@ const needsInstall =
   !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs + 1000);
 if (needsInstall) {
   log("installing npm packages (npm ci)");
-  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  // Install scripts run only for the packages that need them (see native-cache.mjs).
+  run("npm", ["ci", "--no-audit", "--no-fund", "--ignore-scripts"]);
+  run("npm", ["rebuild", "--no-audit", "--no-fund", ...scriptedPackages(root)]);
 }
+saveSqlitePrebuild(root, log);
 
 /** Installs Debian packages with apt-get (through `sudo -n` when not root). */
 function aptInstall(packages) {
