@@ -150,11 +150,11 @@ export interface ArtefactRef {
 
 /**
  * The run store. Every method is synchronous and atomic. The SQLite store commits appended steps in
- * batches (see `SqliteStoreOptions.batchSteps`): a step is durable once its batch commits, which happens
- * before any other call, and `finishTrajectory` commits the trajectory's last steps with its end in one
- * transaction. So a crash never leaves a half-written step or batch, or an episode marked complete that
- * was not; it loses at most the waiting steps of trajectories still running. Every call sees every step
- * appended before it.
+ * batches (see `SqliteStoreOptions.batchSteps`): a step is durable once its batch commits, which
+ * happens before any other call but a start, and `finishTrajectory` commits the trajectory's last steps
+ * with its end in one transaction; a start commits with the trajectory's first batch or its end. So a crash never leaves a
+ * half-written step or batch, or an episode marked complete that was not; it loses at most the waiting
+ * steps (and waiting starts) of trajectories still running. Every call sees every step appended before it.
  * Screenshots in observations (`screenshot.bytes`) are moved to content-addressed artefacts on write and
  * come back without bytes (read them with `getArtefact`).
  *

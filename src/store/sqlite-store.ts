@@ -109,24 +109,48 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
 
   /** The rules on the committed rows (inside a transaction). */
   const protocol = trajectoryProtocol((id) => st.trajectoryState.get({ id }));
-  /** The rules for a step being appended: a trajectory with waiting steps goes on from the last one. */
+  /**
+   * The rules for a step being appended: a trajectory with waiting steps goes on from the last one, and
+   * one whose start is waiting has no steps yet.
+   */
   const appendProtocol = trajectoryProtocol((id) => {
-    const next = batch.nextIndex(id);
+    const next = batch.nextIndex(id) ?? (batch.pendingStart(id) === undefined ? undefined : 0);
     return next === undefined ? st.trajectoryState.get({ id }) : { status: "running", step_count: next };
   });
 
-  /** Inserts the waiting steps, checking each trajectory's committed rows where its steps begin. */
-  function insertBatch(): void {
+  /**
+   * Inserts the waiting starts, then the waiting steps, checking each trajectory's committed rows where
+   * its steps begin (a trajectory started in this batch was checked when it was started and appended).
+   * `end`, the end of a trajectory whose start is waiting, goes into that start's row (one insert with
+   * the final status); returns whether it did.
+   */
+  function insertBatch(end?: encode.TrajectoryEndRow): boolean {
     insertArtefactRows(batch.artefacts());
+    let ended = false;
+    for (const start of batch.starts()) {
+      const row = end !== undefined && start.id === end.id ? { ...start, ...end } : start;
+      if (row !== start) ended = true;
+      try {
+        insert(() => st.insertTrajectory.run(row), {
+          foreignKey: () => unknownRunError(`startTrajectory(${row.id})`, row.run_id),
+          primaryKey: () => protocol.duplicate(row.id),
+        });
+      } catch (error) {
+        batch.drop(row.id); // another connection took its id or deleted its run: it can never commit
+        throw error;
+      }
+    }
     let current: string | undefined;
     for (const row of batch.rows()) {
       if (row.trajectory_id !== current) {
         current = row.trajectory_id;
-        try {
-          protocol.checkAppend(current, row.idx);
-        } catch (error) {
-          batch.drop(current); // another connection finished it: these steps can never commit
-          throw error;
+        if (batch.pendingStart(current) === undefined) {
+          try {
+            protocol.checkAppend(current, row.idx);
+          } catch (error) {
+            batch.drop(current); // another connection finished it: these steps can never commit
+            throw error;
+          }
         }
       }
       st.insertStep.run(
@@ -140,6 +164,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
         row.data,
       );
     }
+    return ended;
   }
   /** Runs a transaction that inserts the batch; when it does not commit, the observations it stored are gone. */
   function withBatch<T>(fn: () => T): T {
@@ -150,7 +175,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       throw error;
     }
   }
-  const insertBatchTx = db.transaction(insertBatch);
+  const insertBatchTx = db.transaction(() => insertBatch());
   function commitBatch(operation: string): void {
     if (batch.size === 0) return;
     writeNow(operation, () => withBatch(() => insertBatchTx.immediate()));
@@ -158,10 +183,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   }
 
   const finishTx = db.transaction((row: encode.TrajectoryEndRow, pending: PendingArtefact[]) => {
-    insertBatch();
-    protocol.checkFinish(row.id);
+    const ended = insertBatch(row);
+    if (!ended) protocol.checkFinish(row.id);
     insertArtefactRows(pending);
-    st.finishTrajectory.run({ ...row });
+    if (!ended) st.finishTrajectory.run({ ...row });
   });
 
   const updateRunTx = db.transaction((id: string, patch: unknown) => {
@@ -219,12 +244,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     },
 
     startTrajectory(t) {
-      write("startTrajectory", () => {
+      // The start joins the batch: it commits with the trajectory's first batch of steps or its end.
+      const operation = "startTrajectory";
+      open(operation);
+      writeNow(operation, () => {
         const row = encode.encodeNewTrajectory(t);
-        insert(() => st.insertTrajectory.run(row), {
-          foreignKey: () => unknownRunError(`startTrajectory(${row.id})`, row.run_id),
-          primaryKey: () => protocol.duplicate(row.id),
-        });
+        const found = st.startCheck.get({ id: row.id, run_id: row.run_id });
+        if (batch.pendingStart(row.id) !== undefined || found?.taken != null)
+          throw protocol.duplicate(row.id);
+        if (found?.run == null) throw unknownRunError(`startTrajectory(${row.id})`, row.run_id);
+        batch.start(row);
       });
     },
     appendStep(trajectoryId, step) {

@@ -85,6 +85,12 @@ export function prepareStatements(db: Db) {
       status, started_at_ms, ended_at_ms, outcome, error, final_observation, meta, schema_version)
       VALUES (@id, @run_id, @task_id, @episode_index, @seed, @policy, @status, @started_at_ms, @ended_at_ms,
       @outcome, @error, @final_observation, @meta, @schema_version)`) as Stmt<[TrajectoryRow]>,
+    /** What a start needs to hold: its run exists (`run` 1) and its id is free (`taken` null). */
+    startCheck: db.prepare(`SELECT (SELECT 1 FROM runs WHERE id = @run_id) AS run,
+      (SELECT 1 FROM trajectories WHERE id = @id) AS taken`) as Stmt<
+      [{ id: string; run_id: string }],
+      { run: number | null; taken: number | null }
+    >,
     // The step count is derived from the steps' primary key (a write per step stays one b-tree insert).
     trajectoryState: db.prepare(`SELECT status,
       (SELECT COALESCE(MAX(idx) + 1, 0) FROM steps WHERE trajectory_id = @id) AS step_count

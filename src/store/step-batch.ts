@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { UserError } from "../core/index.ts";
 import type { PendingArtefact } from "./encode.ts";
-import type { StepRow } from "./rows.ts";
+import type { StepRow, TrajectoryRow } from "./rows.ts";
 
 /** Defaults of the SQLite store's step batching (see `SqliteStoreOptions`). */
 export const DEFAULT_BATCH_STEPS = 256;
@@ -27,12 +27,19 @@ export function parseBatchOptions(options: { batchSteps?: number; batchMs?: numb
 
 /**
  * Steps appended but not yet committed, in append order, with their screenshot artefacts (whose files
- * are already written). A batch is due when it holds `batchSteps` steps or its oldest step waited
- * `batchMs` milliseconds; the store commits it in one transaction then, and before any other operation.
+ * are already written), and the trajectories started since the last commit (their rows go in first).
+ * A batch is due when it holds `batchSteps` steps or its oldest entry waited `batchMs` milliseconds; the
+ * store commits it in one transaction then, and before any other operation but a start.
  * Artefact rows stay with the batch even when a step is taken back: a row for a written file is harmless.
  */
 export interface StepBatch {
+  /** Waiting steps and starts. */
   readonly size: number;
+  /** Adds a trajectory's start (its row as inserted). */
+  start(row: TrajectoryRow): void;
+  /** The waiting start of `trajectoryId`, when it has not been committed yet. */
+  pendingStart(trajectoryId: string): TrajectoryRow | undefined;
+  starts(): Iterable<TrajectoryRow>;
   /** The index the next step of `trajectoryId` must have, when the batch holds steps of it. */
   nextIndex(trajectoryId: string): number | undefined;
   /** Adds a step; returns whether the batch is now due. */
@@ -41,7 +48,7 @@ export interface StepBatch {
   remove(row: StepRow): void;
   rows(): ReadonlyArray<StepRow>;
   artefacts(): ReadonlyArray<PendingArtefact>;
-  /** Drops the steps of one trajectory (they can never commit). */
+  /** Drops the steps (and a waiting start) of one trajectory (they can never commit). */
   drop(trajectoryId: string): void;
   /** After a commit. */
   clear(): void;
@@ -51,6 +58,7 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
   let rows: StepRow[] = [];
   let artefacts: PendingArtefact[] = [];
   const next = new Map<string, number>();
+  const starts = new Map<string, TrajectoryRow>();
   let firstAt = 0;
 
   function keep(kept: StepRow[]): void {
@@ -61,13 +69,19 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
 
   return {
     get size() {
-      return rows.length;
+      return rows.length + starts.size;
     },
+    start(row) {
+      if (rows.length + starts.size === 0) firstAt = now();
+      starts.set(row.id, row);
+    },
+    pendingStart: (trajectoryId) => starts.get(trajectoryId),
+    starts: () => starts.values(),
     nextIndex(trajectoryId) {
       return next.get(trajectoryId);
     },
     add(row, pending) {
-      if (rows.length === 0) firstAt = now();
+      if (rows.length + starts.size === 0) firstAt = now();
       rows.push(row);
       for (const a of pending) artefacts.push(a);
       next.set(row.trajectory_id, row.idx + 1);
@@ -79,12 +93,14 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
     rows: () => rows,
     artefacts: () => artefacts,
     drop(trajectoryId) {
+      starts.delete(trajectoryId);
       keep(rows.filter((row) => row.trajectory_id !== trajectoryId));
     },
     clear() {
       rows = [];
       artefacts = [];
       next.clear();
+      starts.clear();
     },
   };
 }

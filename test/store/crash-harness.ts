@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
-import { expect } from "vitest";
+import { buildSync } from "esbuild";
+import { afterAll, expect } from "vitest";
 import { sha256Hex } from "../../src/core/index.ts";
 import { DATABASE_FILE, openSqliteStore } from "../../src/store/index.ts";
 import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
@@ -18,6 +19,33 @@ import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const WRITER = fileURLToPath(new URL("./crash-writer.ts", import.meta.url));
 
+/**
+ * The writer bundled once per test file into plain JavaScript (under node_modules, so that its packages
+ * resolve): a child then starts without compiling TypeScript, a second or more sooner on a busy machine.
+ */
+let bundled: string | undefined;
+function writerScript(): string {
+  if (bundled !== undefined) return bundled;
+  const dir = join(ROOT, "node_modules", ".cache", "rehearsal-crash-writer");
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, `writer-${process.pid}-${Math.floor(performance.now())}.mjs`);
+  buildSync({
+    entryPoints: [WRITER],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    packages: "external",
+    outfile: out,
+    logLevel: "warning",
+  });
+  bundled = out;
+  return out;
+}
+// Registered when a test file imports the harness (hooks cannot be added while a test runs).
+afterAll(() => {
+  if (bundled !== undefined) rmSync(bundled, { force: true });
+});
+
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -26,7 +54,8 @@ export function sleep(ms: number): Promise<void> {
 export async function waitForFinished(dir: string, generation: number, limitMs = 120_000): Promise<void> {
   const path = join(dir, JOURNAL_FILE);
   const deadline = performance.now() + limitMs;
-  while (!(existsSync(path) && readFileSync(path, "utf8").includes(`g${generation}-e`))) {
+  const finished = new RegExp(`^g${generation}-e\\d+ (complete|infra_failed)$`, "m");
+  while (!(existsSync(path) && finished.test(readFileSync(path, "utf8")))) {
     if (performance.now() > deadline)
       throw new Error(`writer ${generation} finished no episode in ${limitMs} ms`);
     await sleep(5);
@@ -35,16 +64,18 @@ export async function waitForFinished(dir: string, generation: number, limitMs =
 
 export interface Child {
   process: ChildProcess;
+  /** Lets the writer open the store and write (it starts up before, and waits). */
+  go(): void;
   ready: Promise<void>;
   exited: Promise<number | null>;
   stderr: () => string;
 }
 
 export function startWriter(dir: string, generation: number, batchSteps?: number): Child {
-  const args = [WRITER, dir, String(generation), ...(batchSteps === undefined ? [] : [String(batchSteps)])];
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const args = [dir, String(generation), ...(batchSteps === undefined ? [] : [String(batchSteps)])];
+  const child = spawn(process.execPath, [writerScript(), ...args], {
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let stderr = "";
   child.stderr?.on("data", (d: Buffer) => {
@@ -60,31 +91,42 @@ export function startWriter(dir: string, generation: number, batchSteps?: number
     void exited.then((code) => reject(new Error(`writer exited (${code}) before ready:\n${stderr}`)));
   });
   ready.catch(() => undefined);
-  return { process: child, ready, exited, stderr: () => stderr };
+  child.stdin?.on("error", () => undefined); // a writer killed before "go" closes its end
+  const go = () => void child.stdin?.write("go\n");
+  return { process: child, go, ready, exited, stderr: () => stderr };
 }
 
 interface Journal {
-  /** id → status, for every complete line. */
+  /** id → status, for every complete end line. */
   finished: Map<string, string>;
+  /** Ids whose startTrajectory returned. */
+  started: Set<string>;
 }
 
 function readJournal(dir: string): Journal {
   const path = join(dir, JOURNAL_FILE);
   const finished = new Map<string, string>();
-  if (!existsSync(path)) return { finished };
+  const started = new Set<string>();
+  if (!existsSync(path)) return { finished, started };
   const text = readFileSync(path, "utf8");
   // The last line may be cut off by the kill: only newline-terminated lines count.
   for (const line of text.split("\n").slice(0, -1)) {
-    const m = /^(g\d+-e\d+) (complete|infra_failed)$/.exec(line);
+    const m = /^(g\d+-e\d+) (complete|infra_failed|started)$/.exec(line);
     expect(m, `journal line ${JSON.stringify(line)}`).not.toBeNull();
-    if (m?.[1] && m[2]) finished.set(m[1], m[2]);
+    if (m?.[2] === "started") started.add(m[1] as string);
+    else if (m?.[1] && m[2]) finished.set(m[1], m[2]);
   }
-  return { finished };
+  return { finished, started };
 }
 
 export interface Stats {
   finished: number;
   running: number;
+  /**
+   * Episodes the kill interrupted: started (journalled) but neither journalled finished nor finished in
+   * the database. Each is absent from the database (its start waited in the batch) or running.
+   */
+  interrupted: number;
   /** Steps committed to trajectories that are still running. */
   runningSteps: number;
 }
@@ -104,7 +146,16 @@ export function verify(dir: string, generation: number | undefined, batchSteps?:
   const store = openSqliteStore({ dir });
   try {
     const headers = store.listTrajectories(CRASH_RUN_ID);
-    const stats: Stats = { finished: 0, running: 0, runningSteps: 0 };
+    const stats: Stats = { finished: 0, running: 0, interrupted: 0, runningSteps: 0 };
+    for (const id of journal.started) {
+      if (generation !== undefined && !id.startsWith(`g${generation}-`)) continue;
+      if (journal.finished.has(id)) continue;
+      const header = headers.find((h) => h.id === id);
+      if (header !== undefined && header.status !== "running") continue; // killed before the journal line
+      stats.interrupted += 1;
+    }
+    // One writer has one episode in flight at a time.
+    if (generation !== undefined) expect(stats.interrupted).toBeLessThanOrEqual(1);
     const finishedNotJournalled: string[] = [];
     for (const header of headers) {
       const gen = header.meta.generation as number;

@@ -2,7 +2,9 @@
  * Child process of crash.test.ts: writes episodes to the SQLite store in `dir` until it is killed.
  *   node --import tsx test/store/crash-writer.ts <dir> <generation> [<batchSteps>]
  * With batchSteps, steps commit in batches of exactly that many (no time limit) or at finishTrajectory.
- * After each finishTrajectory returns it appends "<id> <status>" to dir/journal.log; it prints "ready"
+ * After each startTrajectory returns it appends "<id> started" to dir/journal.log, and after each
+ * finishTrajectory returns "<id> <status>". It waits for a "go" line on stdin before opening the store
+ * (the parent starts the next writer while the current one runs), and prints "ready"
  * once the store is open. Every step is deterministic from (generation, episode, index), so the parent
  * can check contents.
  */
@@ -66,6 +68,7 @@ function main(): void {
       startedAtMs: clock++,
       meta: { intended, generation },
     });
+    appendFileSync(journal, `${id} started\n`);
     for (let index = 0; index < intended; index++) {
       let screenshot: Image | undefined;
       const roll = random.next();
@@ -107,4 +110,11 @@ function main(): void {
   store.close();
 }
 
-main();
+let input = "";
+process.stdin.on("data", (d: Buffer) => {
+  input += d.toString();
+  if (!input.includes("go\n")) return;
+  main();
+  process.exit(0);
+});
+process.stdin.on("end", () => process.exit(0)); // the parent went away before "go"

@@ -146,6 +146,7 @@ describe("observations stored once (schema 3)", () => {
       });
     start("a");
     start("b");
+    store.listTrajectories("r"); // commits the starts (they wait in the batch), so that `other` sees a
     store.appendStep("b", step(0)); // waits in the batch; the commit inserts its observation first
     store.appendStep("a", step(0));
     other.finishTrajectory("a", { status: "aborted", endedAtMs: 1 }); // another connection finishes a

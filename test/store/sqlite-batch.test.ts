@@ -16,6 +16,7 @@ function open(options: { batchSteps?: number; batchMs?: number } = {}) {
   const store = openSqliteStore({ dir, batchSteps: 3, batchMs: 1e9, ...options });
   store.createRun(newRun("r1"));
   store.startTrajectory(newTrajectory("t1"));
+  store.listTrajectories("r1"); // a read commits the waiting start
   const other = new Database(join(dir, DATABASE_FILE), { readonly: true });
   const committed = () => other.prepare("SELECT COUNT(*) FROM steps").pluck().get() as number;
   const status = () => other.prepare("SELECT status FROM trajectories WHERE id = 't1'").pluck().get();
@@ -63,6 +64,45 @@ describe("sqlite store step batches", () => {
     expect(reopened.getTrajectory("t2")?.status).toBe("running");
     expect(reopened.getTrajectory("t2")?.steps).toHaveLength(1);
     reopened.close();
+  });
+
+  it("commits a start with the trajectory's first batch of steps, or with its end", () => {
+    const { dir, store, other, status } = open();
+    const raw = new Database(join(dir, DATABASE_FILE), { readonly: true });
+    const row = (id: string) =>
+      raw.prepare("SELECT status, ended_at_ms FROM trajectories WHERE id = ?").get(id) as
+        | { status: string; ended_at_ms: number | null }
+        | undefined;
+    const steps = (id: string) =>
+      raw.prepare("SELECT COUNT(*) FROM steps WHERE trajectory_id = ?").pluck().get(id) as number;
+    store.finishTrajectory("t1", { status: "complete", endedAtMs: 1 });
+    expect(status()).toBe("complete");
+    // A waiting start is checked when it is made: a duplicate id or an unknown run throws at once.
+    store.startTrajectory(newTrajectory("t2", { episodeIndex: 1 }));
+    expect(codeOf(() => store.startTrajectory(newTrajectory("t2")))).toBe(STORE_ERROR_CODES.duplicateId);
+    expect(codeOf(() => store.startTrajectory(newTrajectory("t1")))).toBe(STORE_ERROR_CODES.duplicateId);
+    expect(codeOf(() => store.startTrajectory(newTrajectory("t9", { runId: "nope" })))).toBe(
+      STORE_ERROR_CODES.unknownRun,
+    );
+    store.appendStep("t2", step(0));
+    store.appendStep("t2", step(1));
+    // Nothing of t2 is in the file yet: a killed process would leave no trace of it.
+    expect([row("t2"), steps("t2")]).toEqual([undefined, 0]);
+    store.appendStep("t2", step(2));
+    // The first batch commits the start with it: running, with whole batches of steps.
+    expect([row("t2"), steps("t2")]).toEqual([{ status: "running", ended_at_ms: null }, 3]);
+    // A short episode commits whole, start to end, in one transaction.
+    store.startTrajectory(newTrajectory("t3", { episodeIndex: 2 }));
+    store.appendStep("t3", step(0));
+    expect(row("t3")).toBeUndefined();
+    store.finishTrajectory("t3", { status: "complete", endedAtMs: 5 });
+    expect([row("t3"), steps("t3")]).toEqual([{ status: "complete", ended_at_ms: 5 }, 1]);
+    expect(codeOf(() => store.finishTrajectory("t3", { status: "complete", endedAtMs: 6 }))).toBe(
+      STORE_ERROR_CODES.trajectoryFinished,
+    );
+    store.close();
+    raw.close();
+    other.close();
   });
 
   it("checks the protocol on waiting steps when they are appended", () => {

@@ -132,6 +132,9 @@ describe("sqlite store", () => {
       policy: "p",
       startedAtMs: 1,
     });
+    // A start waits in the writer's step batch: the reader sees it once the writer commits (a read).
+    expect(reader.listTrajectories("r")).toEqual([]);
+    expect(writer.listTrajectories("r").map((h) => h.id)).toEqual(["t"]);
     expect(reader.listTrajectories("r").map((h) => h.id)).toEqual(["t"]);
     writer.finishTrajectory("t", { status: "aborted", endedAtMs: 2 });
     expect(reader.getTrajectory("t")?.status).toBe("aborted");
