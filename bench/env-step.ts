@@ -99,13 +99,17 @@ async function chessSteps(rounds: number): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-/** Steps per CPU-second of each symbolic family; each figure the median of 3 rounds after a warm-up. */
-export async function benchEnvStep(steps = 300_000): Promise<Record<string, number>> {
+/**
+ * Steps per CPU-second of each symbolic family; FrozenLake's the median of 5 interleaved rounds of
+ * `steps` after a warm-up (rounds of about a third of a CPU-second each, so that a preempted or
+ * cache-starved round on a loaded machine moves the median little), chess's the median of 3.
+ */
+export async function benchEnvStep(steps = 1_000_000): Promise<Record<string, number>> {
   await frozenLakeSteps(steps / 10);
   bareLoopSteps(steps / 10);
   const env: number[] = [];
   const bare: number[] = [];
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 5; round++) {
     env.push(await frozenLakeSteps(steps));
     bare.push(bareLoopSteps(steps));
   }

@@ -27,6 +27,8 @@ const sections: Record<string, Section> = {
   worldmodel: async () => (await import("./worldmodel.ts")).benchWorldModel(),
   serve: async () => (await import("./serve.ts")).benchServe(),
   ui: async () => (await import("./ui.ts")).benchUi(),
+  // `rehearsal run` (1000 FrozenLake episodes), `--help` and `noise list`: whole-process CPU-seconds.
+  run: async () => (await import("./cli-start.ts")).benchCliStart(),
 };
 
 /** The checked-out commit (with `-dirty` when the tree has changes), or null outside a git checkout. */

@@ -1,24 +1,10 @@
 import { Command, CommanderError } from "commander";
 import { toRehearsalError, UserError } from "../core/errors.ts";
 // Only light modules load at start-up: each command imports what it runs inside its action, so
-// `rehearsal --help` and `rehearsal noise list` never load Playwright, SQLite, OpenAI or chess.
+// `rehearsal --help` and `rehearsal noise list` never load Playwright, SQLite, OpenAI or chess; and
+// only the named command's module is loaded at all (see `registrarsFor`).
 import { packageVersion } from "../runner/code-version.ts";
 import { createSignalController, type SignalController } from "../runner/signals.ts";
-import { registerDemo } from "./commands/demo.ts";
-import { registerEval } from "./commands/eval.ts";
-import { registerExperiment } from "./commands/experiment.ts";
-import { registerExport } from "./commands/export.ts";
-import { registerNoise } from "./commands/noise.ts";
-import { registerRl } from "./commands/rl.ts";
-import { registerRun } from "./commands/run.ts";
-import { registerRuns } from "./commands/runs.ts";
-import { registerSearch } from "./commands/search.ts";
-import { registerServe } from "./commands/serve.ts";
-import { registerSkl } from "./commands/skl.ts";
-import { registerTasks } from "./commands/tasks.ts";
-import { registerTrain } from "./commands/train.ts";
-import { registerUi } from "./commands/ui.ts";
-import { registerWorldbook } from "./commands/worldbook.ts";
 import type { CliContext } from "./context.ts";
 import { EXIT_CODES } from "./exit-codes.ts";
 import { createOutput, type Output } from "./output.ts";
@@ -34,9 +20,57 @@ function wantsJson(argv: ReadonlyArray<string>): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes("--json");
 }
 
+/** Adds one top-level command (and its subcommands) to the program. */
+export type Registrar = (program: Command, context: CliContext) => void;
+
+/** Every top-level command in help order, with the module that registers it (imported on demand). */
+const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Registrar>]> = [
+  ["run", async () => (await import("./commands/run.ts")).registerRun],
+  ["runs", async () => (await import("./commands/runs.ts")).registerRuns],
+  ["rl", async () => (await import("./commands/rl.ts")).registerRl],
+  [
+    "export",
+    async () => {
+      const { registerExport } = await import("./commands/export.ts");
+      return (program, context) => registerExport(program, context.out);
+    },
+  ],
+  ["tasks", async () => (await import("./commands/tasks.ts")).registerTasks],
+  ["search", async () => (await import("./commands/search.ts")).registerSearch],
+  ["eval", async () => (await import("./commands/eval.ts")).registerEval],
+  ["skl", async () => (await import("./commands/skl.ts")).registerSkl],
+  ["noise", async () => (await import("./commands/noise.ts")).registerNoise],
+  ["demo", async () => (await import("./commands/demo.ts")).registerDemo],
+  ["worldbook", async () => (await import("./commands/worldbook.ts")).registerWorldbook],
+  ["experiment", async () => (await import("./commands/experiment.ts")).registerExperiment],
+  ["train", async () => (await import("./commands/train.ts")).registerTrain],
+  ["serve", async () => (await import("./commands/serve.ts")).registerServe],
+  ["ui", async () => (await import("./commands/ui.ts")).registerUi],
+];
+
+/**
+ * The registrars `argv` needs: only its command's when the first operand names one (each command
+ * registers exactly its own name, with no aliases, so commander parses it as with all of them);
+ * every one otherwise (root help, `help`, an unknown or missing command, anything after `--`).
+ */
+export async function registrarsFor(argv: ReadonlyArray<string>): Promise<Registrar[]> {
+  for (const arg of argv.slice(2)) {
+    if (arg === "--") break;
+    if (arg.startsWith("-")) continue;
+    const named = COMMANDS.find(([name]) => name === arg);
+    if (named) return [await named[1]()];
+    break;
+  }
+  return Promise.all(COMMANDS.map(([, load]) => load()));
+}
+
+/** The names of every top-level command, in help order. */
+export const COMMAND_NAMES: ReadonlyArray<string> = COMMANDS.map(([name]) => name);
+
 export function buildProgram(
   io: CliIo = {},
   argv: ReadonlyArray<string> = [],
+  registrars: ReadonlyArray<Registrar> = [],
 ): {
   program: Command;
   output: () => Output;
@@ -78,21 +112,7 @@ export function buildProgram(
     })
     .showHelpAfterError()
     .exitOverride();
-  registerRun(program, context);
-  registerRuns(program, context);
-  registerRl(program, context);
-  registerExport(program, getOutput);
-  registerTasks(program, context);
-  registerSearch(program, context);
-  registerEval(program, context);
-  registerSkl(program, context);
-  registerNoise(program, context);
-  registerDemo(program, context);
-  registerWorldbook(program, context);
-  registerExperiment(program, context);
-  registerTrain(program, context);
-  registerServe(program, context);
-  registerUi(program, context);
+  for (const register of registrars) register(program, context);
   return { program, output: getOutput, context, signals: () => signals };
 }
 
@@ -123,7 +143,7 @@ export async function main(argv: string[], io: CliIo = {}): Promise<number> {
       throw e;
     });
   }
-  const { program, output, signals } = buildProgram(io, argv);
+  const { program, output, signals } = buildProgram(io, argv, await registrarsFor(argv));
   try {
     await program.parseAsync(argv);
     return signals()?.exitCode() ?? EXIT_CODES.ok;

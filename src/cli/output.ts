@@ -1,5 +1,13 @@
-import Table from "cli-table3";
+import { createRequire } from "node:module";
+import type Table from "cli-table3";
 import { type RehearsalError, toRehearsalError } from "../core/errors.ts";
+
+/** cli-table3 loads on the first table (commands that print none never load it). */
+let tableClass: typeof Table | undefined;
+function loadTable(): typeof Table {
+  tableClass ??= createRequire(import.meta.url)("cli-table3") as typeof Table;
+  return tableClass;
+}
 
 /** The one place that writes to stdout/stderr. `--json` switches every command to machine output. */
 export interface Output {
@@ -29,7 +37,7 @@ export function createOutput(options: {
     },
     table(head, rows) {
       if (options.json) return;
-      const t = new Table({ head, style: { head: [], border: [] } });
+      const t = new (loadTable())({ head, style: { head: [], border: [] } });
       for (const r of rows) t.push(r.map(String));
       stdout.write(`${t.toString()}\n`);
     },

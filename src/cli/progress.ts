@@ -1,4 +1,8 @@
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type cliProgress from "cli-progress";
+
+/** cli-progress loads only when a bar is shown (never in JSON mode, off a terminal or in CI). */
+const loadProgress = () => createRequire(import.meta.url)("cli-progress") as typeof cliProgress;
 
 export interface Progress {
   update(done: number, payload?: Record<string, string | number>): void;
@@ -11,6 +15,7 @@ export function createProgress(
   options: { json: boolean; label: string; format?: string },
 ): Progress {
   if (options.json || !process.stderr.isTTY || process.env.CI) return { update() {}, stop() {} };
+  const cliProgress = loadProgress();
   const bar = new cliProgress.SingleBar(
     {
       format: options.format ?? `${options.label} [{bar}] {value}/{total} | success {successRate}`,

@@ -1,6 +1,6 @@
-import { hash } from "node:crypto";
 import { z } from "zod";
 import { seedKey } from "./hash.ts";
+import { sha256Head } from "./sha256-head.ts";
 
 /** The full state of a generator: four 32-bit words (xoshiro128**). Serialisable, so snapshots are exact. */
 export const RandomStateSchema = z.tuple([
@@ -55,36 +55,37 @@ export function weightedIndex(u: number, weights: ReadonlyArray<number>, total: 
   return weights.length - 1;
 }
 
-function rotl(x: number, k: number): number {
-  return ((x << k) | (x >>> (32 - k))) >>> 0;
-}
-
-function stateFromKey(key: string): RandomState {
-  const d = hash("sha256", key, "buffer");
-  const s: RandomState = [d.readUInt32BE(0), d.readUInt32BE(4), d.readUInt32BE(8), d.readUInt32BE(12)];
-  if (s[0] === 0 && s[1] === 0 && s[2] === 0 && s[3] === 0) s[0] = 1;
-  return s;
-}
-
+/**
+ * xoshiro128** over four int32 fields (kept as small integers, no array bounds checks or heap numbers
+ * on the per-draw path); every operation is mod 2^32, so the stream is the unsigned algorithm's exactly.
+ */
 class Xoshiro128 implements Random {
-  private s: RandomState;
+  private s0: number;
+  private s1: number;
+  private s2: number;
+  private s3: number;
   constructor(
     private readonly key: string,
     state?: RandomState,
   ) {
-    this.s = state ? [...state] : stateFromKey(key);
+    const s = state ?? stateFromKey(key);
+    this.s0 = s[0] | 0;
+    this.s1 = s[1] | 0;
+    this.s2 = s[2] | 0;
+    this.s3 = s[3] | 0;
   }
 
   private nextUint32(): number {
-    const s = this.s;
-    const result = Math.imul(rotl(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
-    const t = (s[1] << 9) >>> 0;
-    s[2] = (s[2] ^ s[0]) >>> 0;
-    s[3] = (s[3] ^ s[1]) >>> 0;
-    s[1] = (s[1] ^ s[2]) >>> 0;
-    s[0] = (s[0] ^ s[3]) >>> 0;
-    s[2] = (s[2] ^ t) >>> 0;
-    s[3] = rotl(s[3], 11);
+    const s1 = this.s1;
+    const x = Math.imul(s1, 5);
+    const result = Math.imul((x << 7) | (x >>> 25), 9) >>> 0;
+    const t = s1 << 9;
+    const s2 = this.s2 ^ this.s0;
+    const s3 = this.s3 ^ s1;
+    this.s1 = s1 ^ s2;
+    this.s0 = this.s0 ^ s3;
+    this.s2 = s2 ^ t;
+    this.s3 = (s3 << 11) | (s3 >>> 21);
     return result;
   }
 
@@ -121,16 +122,26 @@ class Xoshiro128 implements Random {
   }
 
   getState(): RandomState {
-    return [...this.s];
+    return [this.s0 >>> 0, this.s1 >>> 0, this.s2 >>> 0, this.s3 >>> 0];
   }
 
   setState(state: RandomState): void {
-    this.s = [...RandomStateSchema.parse(state)].map((v) => v >>> 0) as unknown as RandomState;
+    const s = RandomStateSchema.parse(state);
+    this.s0 = s[0] | 0;
+    this.s1 = s[1] | 0;
+    this.s2 = s[2] | 0;
+    this.s3 = s[3] | 0;
   }
 
   derive(...purpose: ReadonlyArray<string | number>): Random {
     return new Xoshiro128(seedKey(this.key, ...purpose));
   }
+}
+
+function stateFromKey(key: string): RandomState {
+  const s = sha256Head(key);
+  if (s[0] === 0 && s[1] === 0 && s[2] === 0 && s[3] === 0) s[0] = 1;
+  return s;
 }
 
 /** A generator seeded from the sha256 of `parts.join('|')`: the same parts give the same stream everywhere. */

@@ -80,6 +80,22 @@ export class EpisodeSlot<E> {
   /** The parsed reset options; `expected` describes the accepted shape in the `<family>.bad_reset` error. */
   parseReset(options: ResetOptions, expected: string): ResetOptions {
     this.ensureOpen("reset");
+    // Per-episode hot path: the common well-formed shape is checked by hand (a subset of what the
+    // schema accepts, with the schema's output); anything else goes through the schema.
+    const given = options as Partial<Record<keyof ResetOptions, unknown>> | null;
+    if (
+      typeof given === "object" &&
+      given !== null &&
+      typeof given.taskId === "string" &&
+      given.taskId.length > 0 &&
+      Number.isSafeInteger(given.seed) &&
+      (given.seed as number) >= 0 &&
+      (given.maxSteps === undefined ||
+        (Number.isSafeInteger(given.maxSteps) && (given.maxSteps as number) > 0))
+    ) {
+      const { taskId, seed, maxSteps } = given as ResetOptions;
+      return maxSteps === undefined ? { taskId, seed } : { taskId, seed, maxSteps };
+    }
     const parsed = ResetOptionsSchema.safeParse(options);
     if (!parsed.success) {
       throw new UserError(

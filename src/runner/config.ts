@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
+import type * as Yaml from "yaml";
 import { z } from "zod";
 import { formatIssues, readTextFile, UserError } from "../core/index.ts";
 import type { RunRecord } from "../store/index.ts";
@@ -61,6 +62,11 @@ export type RunConfig = z.infer<typeof RunConfigSchema>;
 /** "episodes: expected number, received string" with the path: names the field to fix. */
 export function formatZodIssues(error: z.ZodError, root: string): string {
   return formatIssues(error.issues, { root });
+}
+
+/** The YAML parser, loaded on the first YAML config file (commands run on flags alone never load it). */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)("yaml") as typeof Yaml).parse(text);
 }
 
 /** Reads a YAML or JSON config file; every problem is a UserError naming the file and the field. */

@@ -128,7 +128,14 @@ export function isGoodMove(
   direction: GridDirection,
   dynamics: SlipDynamics,
 ): boolean {
-  const probs = holeFallProbabilities(map, cell, dynamics);
+  return isLowestHoleFall(holeFallProbabilities(map, cell, dynamics), direction);
+}
+
+/** Whether `direction` has the lowest of the four hole-fall probabilities `probs` (`isGoodMove`). */
+export function isLowestHoleFall(
+  probs: Readonly<Record<GridDirection, number>>,
+  direction: GridDirection,
+): boolean {
   const min = Math.min(...Object.values(probs));
   return probs[direction] <= min + 1e-12;
 }

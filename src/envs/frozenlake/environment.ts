@@ -37,9 +37,8 @@ const INVALID_ACTION_MESSAGE =
  * plain check of the two keys first, the schema only for anything else.
  */
 function moveIndex(action: unknown): number | undefined {
-  // The moves the observations list (what policies pick from): known valid.
-  const shared = SHARED_MOVES.indexOf(action as Action);
-  if (shared >= 0) return shared;
+  // The moves the observations list (what policies pick from): known valid (four identity checks).
+  for (let i = 0; i < 4; i++) if (action === SHARED_MOVES[i]) return i;
   if (typeof action === "object" && action !== null) {
     const given = action as { type?: unknown; direction?: unknown };
     let keys = 0;
@@ -124,8 +123,10 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
     ep.terminated = tile === "H" || tile === "G";
     ep.truncated = !ep.terminated && ep.steps >= ep.horizon;
     const info = t.transitionInfo[outcome] as StepInfo;
+    // The task's cached observation of the new state (what `observeEpisode` returns without an error).
+    const observation = ep.observations[to * 2 + (ep.truncated ? 1 : 0)] ?? this.observe(ep);
     return {
-      observation: this.observe(ep),
+      observation,
       reward: tile === "G" ? 1 : 0,
       terminated: ep.terminated,
       truncated: ep.truncated,

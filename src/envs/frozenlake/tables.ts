@@ -3,7 +3,7 @@ import { weightTotal } from "../../core/random.ts";
 import {
   DIRECTIONS,
   holeFallProbabilities,
-  isGoodMove,
+  isLowestHoleFall,
   moveOnce,
   type SlipDynamics,
   turnLeft,
@@ -79,14 +79,16 @@ function buildTables(map: FrozenLakeMap, dynamics: SlipDynamics): StepTables {
   const landing = new Int32Array(cells.length * 12);
   const goodMove = new Uint8Array(cells.length * 4);
   const holeProbabilities = cells.map((cell, i) => {
+    // Once per cell: `isGoodMove` is `isLowestHoleFall` of exactly these probabilities.
+    const probabilities = Object.freeze(holeFallProbabilities(map, cell, dynamics));
     DIRECTIONS.forEach((direction, a) => {
-      goodMove[i * 4 + a] = isGoodMove(map, cell, direction, dynamics) ? 1 : 0;
+      goodMove[i * 4 + a] = isLowestHoleFall(probabilities, direction) ? 1 : 0;
       for (let k = 0; k < 3; k++) {
         const to = moveOnce(map, cell, actual[a * 3 + k] as GridDirection);
         landing[(i * 4 + a) * 3 + k] = to.row * size + to.col;
       }
     });
-    return Object.freeze(holeFallProbabilities(map, cell, dynamics));
+    return probabilities;
   });
   const transitionInfo: StepInfo[] = [];
   const invalidInfo = cells.map((from, i) => {
