@@ -7,9 +7,9 @@ import {
   sha256Hex,
 } from "../../core/index.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
-import { type Episode, evalIn, guardIn, readView } from "./episode.ts";
+import { type Episode, evalIn, guardIn, type PagePrint, readView } from "./episode.ts";
 import { buildObservation } from "./observe.ts";
-import { agentCall, FINGERPRINT_EXPRESSION, type PageGlobals, type PageView } from "./page-agent.ts";
+import { agentCall, FINGERPRINT_EXPRESSION, type PageView } from "./page-agent.ts";
 
 /** What `savePage` reads: whether the page supports exact snapshots, its URL and saved state. */
 export interface SavedPage {
@@ -68,6 +68,16 @@ export class EpisodeIO {
   async view(ep: Episode, settle = false): Promise<PageView> {
     if (ep.frozen) return ep.frozen.view;
     const view = await this.guard(ep, "observing", () => readView(ep, this.config, settle));
+    ep.printed =
+      view.dom === undefined
+        ? null
+        : {
+            href: view.href,
+            axtree: view.axtree,
+            focused: view.focused,
+            dom: view.dom,
+            globals: view.globals,
+          };
     const noise = ep.noise;
     if (!noise?.onNoiseTab) return view;
     // A noise tab has the focus: the agent sees that tab; the task's globals still come from its page.
@@ -114,13 +124,12 @@ export class EpisodeIO {
     return observation;
   }
 
+  /** The page part of the state fingerprint: as read with the latest view when still valid (`ep.printed`). */
   async pageFingerprint(ep: Episode): Promise<Record<string, unknown>> {
-    const f = await this.guard(ep, "fingerprint", () =>
-      this.eval<{ href: string; axtree: string; focused: string; dom: string; globals: PageGlobals }>(
-        ep,
-        FINGERPRINT_EXPRESSION,
-      ),
-    );
+    const f =
+      ep.printed ??
+      (await this.guard(ep, "fingerprint", () => this.eval<PagePrint>(ep, FINGERPRINT_EXPRESSION)));
+    if (!ep.frozen) ep.printed = f;
     const { reward: _timeScaled, ...globals } = f.globals;
     return {
       url: this.relativeUrl(f.href),

@@ -1,6 +1,7 @@
 import type { BrowserContext, CDPSession, Dialog, Disposable, Page } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
 import type { BrowserPool } from "./browser-pool.ts";
+import { cdpEvaluate } from "./cdp-evaluate.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import { LoadWatch, loadAndStartEpisode } from "./episode-start.ts";
 import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
@@ -30,6 +31,8 @@ export interface EpisodePage {
    * the context is closed and the error thrown (the caller then opens a fresh one).
    */
   restart(target: { entryPath: string; seed: number; resetViewport: boolean }): Promise<void>;
+  /** Evaluates an expression in the page's main world (one protocol call, see cdp-evaluate.ts). */
+  evaluate<T>(expression: string): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -152,6 +155,10 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
         throw error;
       }
     },
+    evaluate<T>(expression: string): Promise<T> {
+      if (!cdp) return state.page.evaluate(expression) as Promise<T>;
+      return cdpEvaluate<T>(cdp, expression);
+    },
     async close() {
       if (closing) return;
       closing = true;
@@ -188,6 +195,7 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     seeded = await context.addInitScript({ content: seedScript(options.seed) });
     const page = await context.newPage();
     (state as { page: Page }).page = page;
+    cdp = await context.newCDPSession(page);
     watch = new LoadWatch(page, origin);
     page.setDefaultTimeout(config.actionTimeoutMs);
     page.on("crash", markDead);

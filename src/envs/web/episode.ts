@@ -32,6 +32,21 @@ export interface Episode {
   noise: EpisodePerturbations | null;
   /** The state read just before a native dialog blocked the page (the page cannot change meanwhile). */
   frozen: FrozenState | null;
+  /**
+   * The page part of the state fingerprint as read with the latest view of the task page, until
+   * the page may have changed (the environment drops it on every operation but reads): the
+   * fingerprint of the state just observed costs no second evaluation. Absent: read it anew.
+   */
+  printed?: PagePrint | null;
+}
+
+/** What the state fingerprint reads from the task page (FINGERPRINT_EXPRESSION, or a view). */
+export interface PagePrint {
+  href: string;
+  axtree: string;
+  focused: string;
+  dom: string;
+  globals: PageView["globals"];
 }
 
 /** What cannot be read from a page while a native dialog blocks it, read just before it opened. */
@@ -48,7 +63,7 @@ export interface FrozenState {
 
 /** Evaluates an expression in the episode's page, with a time limit (page.evaluate has none). */
 export function evalIn<T>(ep: Episode, expression: string, timeoutMs: number): Promise<T> {
-  return withTimeout(ep.handle.page.evaluate(expression) as Promise<T>, timeoutMs, "a page evaluation");
+  return withTimeout(ep.handle.evaluate<T>(expression), timeoutMs, "a page evaluation");
 }
 
 /** Whether the page answers, is gone (closed, crashed, browser disconnected) or is stuck in a script. */
@@ -131,7 +146,11 @@ export async function readView(
       const expression = settle ? settledViewExpression(config.settle) : VIEW_EXPRESSION;
       return await evalIn<PageView>(ep, expression, timeout);
     } catch (error) {
-      if (attempt >= 3 || !/context was destroyed|navigat|__rh/i.test((error as Error).message)) throw error;
+      if (
+        attempt >= 3 ||
+        !/context was destroyed|execution context|navigat|__rh/i.test((error as Error).message)
+      )
+        throw error;
       await ep.handle.page.waitForLoadState("load");
     }
   }

@@ -32,23 +32,25 @@ export function changedParts(expected: PartDigests, actual: PartDigests): string
  * lets a replay mismatch against a fingerprint recorded earlier name the parts that changed.
  */
 export class FingerprintMemo {
-  private readonly digests = new Map<string, PartDigests>();
+  /** The parts themselves (never changed once read): their digests are computed only when asked. */
+  private readonly parts = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly capacity = 256) {}
 
   /** Remembers the parts of a fingerprint; returns the fingerprint. */
   remember(parts: Record<string, unknown>): string {
     const print = fingerprintOf(parts);
-    this.digests.delete(print);
-    this.digests.set(print, partDigests(parts));
-    while (this.digests.size > this.capacity) {
-      const oldest = this.digests.keys().next().value as string;
-      this.digests.delete(oldest);
+    this.parts.delete(print);
+    this.parts.set(print, parts);
+    while (this.parts.size > this.capacity) {
+      const oldest = this.parts.keys().next().value as string;
+      this.parts.delete(oldest);
     }
     return print;
   }
 
   get(print: string): PartDigests | undefined {
-    return this.digests.get(print);
+    const parts = this.parts.get(print);
+    return parts ? partDigests(parts) : undefined;
   }
 }

@@ -60,12 +60,22 @@ export interface PageView {
   title: string;
   instruction: { utterance: string; fields: Record<string, string> | null };
   globals: PageGlobals;
+  /**
+   * The DOM dump the state fingerprint hashes (agent.js `domDigestSource`), read in the same
+   * evaluation as the rest of the view (a view of a noise tab has none).
+   */
+  dom?: string;
 }
 
-/** One evaluation that gathers everything an observation needs. */
+/**
+ * One evaluation that gathers everything an observation needs, and the DOM dump of the state
+ * fingerprint (read after the axtree, as FINGERPRINT_EXPRESSION reads it): the fingerprint of the
+ * state just observed needs no second round trip (see EpisodeIO.pageFingerprint).
+ */
 export const VIEW_EXPRESSION = `(() => ({
   axtree: window.__rh.axtree(),
   focused: window.__rh.focused(),
+  dom: window.__rh.domDigestSource(),
   href: location.href,
   title: document.title,
   instruction: window.__rh.instruction(),

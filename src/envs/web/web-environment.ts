@@ -14,7 +14,6 @@ import {
   type PerturbationRefusal,
   type PerturbationStatus,
   type ResetOptions,
-  ResetOptionsSchema,
   type StepResult,
   UserError,
   type VerifierResult,
@@ -23,7 +22,11 @@ import type { BrowserPool } from "./browser-pool.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import type { Episode } from "./episode.ts";
 import { EpisodeIO } from "./episode-io.ts";
-import { canRestart, type EpisodePage, openEpisodePage } from "./episode-page.ts";
+import {
+  EpisodeLifecycle,
+  type EpisodeLifecycleDeps,
+  type WebEnvironmentMetrics,
+} from "./episode-lifecycle.ts";
 import { FingerprintMemo } from "./fingerprint-diff.ts";
 import { canRestoreInPage, episodeOnSamePage, restoreInPage } from "./in-page-restore.ts";
 import { translateOracleAction } from "./oracle.ts";
@@ -37,14 +40,16 @@ import { WebPerturbable } from "./web-perturbable.ts";
 import { fingerprintPartsOf, parseSnapshotState, restoreInto, snapshotOf } from "./web-snapshot.ts";
 import { endedStep, stepEpisode } from "./web-step.ts";
 
-export interface WebEnvironmentMetrics {
-  episodes: number;
-  steps: number;
-  /** Foreign requests blocked, over all episodes of this environment. */
-  blockedRequests: number;
-  /** Episodes lost to a dead browser or page. */
-  crashes: number;
-}
+export type { WebEnvironmentMetrics } from "./episode-lifecycle.ts";
+
+/** Operations that only read the page: the fingerprint read with the latest view stays valid. */
+const READS_ONLY = new Set([
+  "fingerprint",
+  "snapshot",
+  "supportsSnapshot",
+  "verifierDigest",
+  "perturbationStatus",
+]);
 
 /** The web environment: a Chromium context per episode on task pages from the local task server. */
 export class WebEnvironment implements Environment, Perturbable {
@@ -53,35 +58,25 @@ export class WebEnvironment implements Environment, Perturbable {
   readonly suite: WebSuite;
   readonly config: WebEnvironmentConfig;
   private readonly pool: BrowserPool;
-  private readonly sharedPool: boolean;
   private readonly server: TaskServer;
   private readonly logger: Logger;
-  private episode: Episode | null = null;
-  private closed = false;
-  private readonly totals: WebEnvironmentMetrics = { episodes: 0, steps: 0, blockedRequests: 0, crashes: 0 };
+  /** The live episode, how episodes start and end, the totals (episode-lifecycle.ts). */
+  private readonly life: EpisodeLifecycle;
   private readonly restores = { inPage: 0, fresh: 0, fallback: 0 };
-  private readonly contexts = { opened: 0, reused: 0 };
   /** Part digests of recent fingerprints: a replay mismatch names the parts that changed. */
   private readonly prints = new FingerprintMemo();
   private readonly io: EpisodeIO;
   private readonly perturbable: WebPerturbable;
 
-  constructor(args: {
-    config: WebEnvironmentConfig;
-    suite: WebSuite;
-    pool: BrowserPool;
-    sharedPool: boolean;
-    server: TaskServer;
-    logger: Logger;
-  }) {
+  constructor(args: EpisodeLifecycleDeps) {
     this.config = args.config;
     this.suite = args.suite;
     this.pool = args.pool;
-    this.sharedPool = args.sharedPool;
     this.server = args.server;
     this.logger = args.logger;
+    this.life = new EpisodeLifecycle(args);
     this.io = new EpisodeIO(this.config, this.server.origin, () => {
-      this.totals.crashes += 1;
+      this.life.totals.crashes += 1;
     });
     this.perturbable = new WebPerturbable(this.io, () => this.oracleAction());
   }
@@ -106,8 +101,7 @@ export class WebEnvironment implements Environment, Perturbable {
   }
 
   metrics(): WebEnvironmentMetrics {
-    const live = this.episode ? this.episode.handle.blocked.count : 0;
-    return { ...this.totals, blockedRequests: this.totals.blockedRequests + live };
+    return this.life.metrics();
   }
 
   /** Whether the current task page supports exact snapshots (rehearsalSaveState/RestoreState). */
@@ -122,44 +116,19 @@ export class WebEnvironment implements Environment, Perturbable {
   }
 
   async reset(options: ResetOptions): Promise<Observation> {
-    const ep = await this.open(options);
-    return this.io.observe(ep, undefined);
-  }
-
-  private async open(options: ResetOptions): Promise<Episode> {
-    if (this.closed) throw new EnvironmentError(WEB_ERROR_CODES.closed, "reset on a closed web environment");
-    const parsed = ResetOptionsSchema.safeParse(options);
-    if (!parsed.success) {
-      throw new UserError("env.reset_invalid", `invalid reset options: ${parsed.error.issues[0]?.message}`);
-    }
-    const task = this.suite.get(parsed.data.taskId);
-    const target = { entryPath: this.suite.entryPath(task.id), seed: parsed.data.seed };
-    const handle = (await this.restartInPlace(target)) ?? (await this.openFresh(target));
-    this.totals.episodes += 1;
-    this.episode = {
-      task,
-      seed: parsed.data.seed,
-      handle,
-      steps: 0,
-      ended: null,
-      last: null,
-      noise: null,
-      frozen: null,
-    };
-    this.logger.debug("web episode started", { taskId: task.id, seed: parsed.data.seed });
-    return this.episode;
+    return this.io.observe(await this.life.open(options), undefined);
   }
 
   async step(action: Action): Promise<StepResult> {
     const ep = this.live("step");
     if (ep.ended !== null && ep.last) return endedStep(ep, ep.last);
     return stepEpisode(this.io, this.perturbable, this.config, ep, action, () => {
-      this.totals.steps += 1;
+      this.life.totals.steps += 1;
     });
   }
 
   async evaluate(): Promise<VerifierResult> {
-    const ep = this.episode;
+    const ep = this.life.episode;
     if (!ep) return { reward: 0, success: false, reason: "no episode: reset first", metrics: {} };
     const globals = ep.frozen
       ? ep.frozen.view.globals
@@ -190,15 +159,15 @@ export class WebEnvironment implements Environment, Perturbable {
   async restore(snapshot: EnvironmentSnapshot): Promise<Observation> {
     const snap = EnvironmentSnapshotSchema.parse(snapshot);
     const state = parseSnapshotState(snap, this.family);
-    const ep = this.episode;
-    if (ep && !this.closed && canRestoreInPage(this.io, ep, snap, state)) {
-      this.totals.blockedRequests += ep.handle.blocked.count;
+    const ep = this.life.episode;
+    if (ep && !this.life.closed && canRestoreInPage(this.io, ep, snap, state)) {
+      this.life.totals.blockedRequests += ep.handle.blocked.count;
       const next = episodeOnSamePage(ep);
-      this.episode = next;
+      this.life.episode = next;
       const outcome = await restoreInPage(this.io, this.perturbable, next, state);
       if ("observation" in outcome) {
         this.restores.inPage += 1;
-        this.totals.episodes += 1;
+        this.life.totals.episodes += 1;
         return outcome.observation;
       }
       this.restores.fallback += 1;
@@ -208,7 +177,7 @@ export class WebEnvironment implements Environment, Perturbable {
         missed: outcome.missed,
       });
     }
-    const fresh = await this.open({ taskId: snap.taskId, seed: snap.seed });
+    const fresh = await this.life.open({ taskId: snap.taskId, seed: snap.seed });
     this.restores.fresh += 1;
     return restoreInto(this.io, this.perturbable, fresh, state);
   }
@@ -219,15 +188,12 @@ export class WebEnvironment implements Environment, Perturbable {
    * calls it on idle environments, see search/prewarm.ts).
    */
   async prewarm(target: { taskId: string; seed: number }): Promise<void> {
-    const ep = this.episode;
-    const live = ep && !ep.handle.dead && !ep.handle.unresponsive && ep.noise === null;
-    if (live && ep.task.id === target.taskId && ep.seed === target.seed) return;
-    await this.reset(target);
+    if (!this.life.shows(target)) await this.reset(target);
   }
 
   /** Episodes started in a new browser context (`opened`) and in the previous episode's (`reused`). */
   contextStats(): { opened: number; reused: number } {
-    return { ...this.contexts };
+    return this.life.contextStats();
   }
 
   /**
@@ -257,8 +223,8 @@ export class WebEnvironment implements Environment, Perturbable {
     prefix: ReadonlyArray<Action>,
     options: Partial<ReplayOptions> = {},
   ): Promise<ReplayOutcome> {
-    const taskId = options.taskId ?? this.episode?.task.id;
-    const seed = options.seed ?? this.episode?.seed;
+    const taskId = options.taskId ?? this.life.episode?.task.id;
+    const seed = options.seed ?? this.life.episode?.seed;
     if (taskId === undefined || seed === undefined) {
       throw new UserError("env.branch_invalid", "branchFrom needs a taskId and seed (or a current episode)");
     }
@@ -275,11 +241,7 @@ export class WebEnvironment implements Environment, Perturbable {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.endEpisode();
-    await this.server.close();
-    if (this.sharedPool) await this.pool.release();
+    await this.life.close();
   }
 
   // ---------------------------------------------------------------- Perturbable (web-perturbable.ts)
@@ -313,9 +275,9 @@ export class WebEnvironment implements Environment, Perturbable {
   // ---------------------------------------------------------------- internals
 
   private live(operation: string): Episode {
-    if (this.closed)
+    if (this.life.closed)
       throw new EnvironmentError(WEB_ERROR_CODES.closed, `${operation} on a closed web environment`);
-    const ep = this.episode;
+    const ep = this.life.episode;
     if (!ep)
       throw new InternalError(
         WEB_ERROR_CODES.notReset,
@@ -323,49 +285,8 @@ export class WebEnvironment implements Environment, Perturbable {
       );
     if (ep.handle.unresponsive) throw pageUnresponsive(operation, this.io.deadlineMs);
     if (ep.handle.dead) throw browserCrashed(operation);
+    // Whatever may change the page makes the fingerprint read with the last view stale.
+    if (!READS_ONLY.has(operation)) ep.printed = null;
     return ep;
-  }
-
-  /**
-   * The next episode in the current episode's context and page (no new context or renderer; see
-   * EpisodePage.restart), or null when there is none to reuse or the restart failed (its context is
-   * closed then and the caller opens a fresh one, which reports what a fresh page does).
-   */
-  private async restartInPlace(target: { entryPath: string; seed: number }): Promise<EpisodePage | null> {
-    const ep = this.episode;
-    if (!ep || !canRestart(ep.handle)) return null;
-    this.episode = null;
-    await ep.noise?.closeAll();
-    this.totals.blockedRequests += ep.handle.blocked.count;
-    try {
-      await ep.handle.restart({ ...target, resetViewport: ep.noise !== null });
-    } catch (error) {
-      this.logger.debug("restart in the same context failed; opening a fresh one", {
-        entryPath: target.entryPath,
-        error: (error as Error).message,
-      });
-      return null;
-    }
-    this.contexts.reused += 1;
-    return ep.handle;
-  }
-
-  /** A new context and page for the next episode; the previous context closes while it opens. */
-  private async openFresh(target: { entryPath: string; seed: number }): Promise<EpisodePage> {
-    const [handle] = await Promise.all([
-      openEpisodePage({ pool: this.pool, config: this.config, origin: this.server.origin, ...target }),
-      this.endEpisode(),
-    ]);
-    this.contexts.opened += 1;
-    return handle;
-  }
-
-  private async endEpisode(): Promise<void> {
-    const ep = this.episode;
-    this.episode = null;
-    if (!ep) return;
-    await ep.noise?.closeAll();
-    this.totals.blockedRequests += ep.handle.blocked.count;
-    await ep.handle.close();
   }
 }
