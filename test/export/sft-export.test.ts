@@ -16,6 +16,8 @@ let dir: string;
 let store: SqliteRunStore;
 const runId = "search_export";
 const base = { ...SFT_EXPORT_DEFAULTS, runId };
+let trlOut: string;
+let trlReport: ReturnType<typeof exportSft>;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "rehearsal-export-"));
@@ -26,6 +28,9 @@ beforeAll(async () => {
     tasks: ["4x4", "random-5-0", "random-5-1", "random-5-3", "8x8"],
     policy: noisyOraclePolicy(0.6),
   });
+  // The default TRL export, written once: the first test reads it, the fraction test compares with it.
+  trlOut = join(dir, "trl.jsonl");
+  trlReport = exportSft(store, { ...base, out: trlOut });
 });
 afterAll(() => {
   store.close();
@@ -41,10 +46,9 @@ const lines = (file: string) =>
 
 describe("SFT export", () => {
   it("writes validated TRL records with one assistant target, provenance and weights", () => {
-    const out = join(dir, "trl.jsonl");
-    const report = exportSft(store, { ...base, out });
+    const report = trlReport;
     expect(report.records).toBeGreaterThan(0);
-    const records = lines(out).map((r) => TrlRecordSchema.parse(r));
+    const records = lines(trlOut).map((r) => TrlRecordSchema.parse(r));
     expect(records).toHaveLength(report.records);
     for (const r of records) {
       expect(r.messages.map((m) => m.role)).toEqual(["system", "user", "assistant"]);
@@ -112,7 +116,7 @@ describe("SFT export", () => {
   });
 
   it("keeps a seeded fraction of each task's successful leaves", () => {
-    const full = exportSft(store, { ...base, out: join(dir, "full.jsonl") });
+    const full = trlReport;
     const part = exportSft(store, { ...base, out: join(dir, "part.jsonl"), fraction: 0.3 });
     for (const t of part.perTask) {
       const f = full.perTask.find((x) => x.taskId === t.taskId)!;

@@ -215,6 +215,12 @@ describe("conditional and lifted rules (web-like toggles and typing)", () => {
   const fields = ["t1", "t2", "t3"];
   const steps = webTraces(60, boxes, fields);
   const wb = buildWorldbook(steps);
+  /** The book of the same traces in reverse order, built once for the two tests that compare it. */
+  let reversedBook: ReturnType<typeof buildWorldbook> | undefined;
+  const reversed = () => {
+    reversedBook ??= buildWorldbook([...steps].reverse());
+    return reversedBook;
+  };
 
   it("splits a toggle into one deterministic rule per checked value", () => {
     const e1 = wb.rules.filter(
@@ -304,7 +310,7 @@ describe("conditional and lifted rules (web-like toggles and typing)", () => {
         n.startsWith("type elementId=any text=any: el.{elementId}.value becomes the value of action.text"),
       ),
     ).toBe(true);
-    expect(buildWorldbook([...steps].reverse())).toEqual(wb);
+    expect(reversed()).toEqual(wb);
   });
 
   it("writes contracts.json and notes.json byte-identically and still reads a book without them", () => {
@@ -313,7 +319,7 @@ describe("conditional and lifted rules (web-like toggles and typing)", () => {
     const old = mkdtempSync(join(tmpdir(), "wb-ind-old-"));
     try {
       writeWorldbook(a, wb);
-      writeWorldbook(b, buildWorldbook([...steps].reverse()));
+      writeWorldbook(b, reversed());
       for (const n of readdirSync(a))
         expect(readFileSync(join(a, n)).equals(readFileSync(join(b, n)))).toBe(true);
       expect(readdirSync(a)).toEqual(expect.arrayContaining(["contracts.json", "notes.json"]));

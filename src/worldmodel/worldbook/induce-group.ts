@@ -34,10 +34,36 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The next state an outcome predicts for a member (canonical JSON), or a marker when it cannot resolve. */
+/**
+ * A key of `state` relative to the member's before-state `base`: the paths where it differs (in
+ * canonical JSON) with their values. Two states derived from one base have equal keys exactly when
+ * their canonical JSON is equal, without writing out every path of either.
+ */
+function keyFrom(base: StateRecord, state: StateRecord): string {
+  const changed: string[] = [];
+  for (const path of Object.keys(state)) {
+    const v = state[path];
+    if (v === undefined) continue;
+    const b = base[path];
+    if (v === b || (b !== undefined && canonicalJson(v) === canonicalJson(b))) continue;
+    changed.push(path);
+  }
+  for (const path of Object.keys(base))
+    if (base[path] !== undefined && state[path] === undefined) changed.push(path);
+  if (changed.length === 0) return "[]";
+  changed.sort();
+  return JSON.stringify(
+    changed.map((p) => {
+      const v = state[p];
+      return v === undefined ? [p] : [p, canonicalJson(v)];
+    }),
+  );
+}
+
+/** The next state an outcome predicts for a member (`keyFrom` its before-state), or a marker when it cannot resolve. */
 function predicted(m: Member, effects: ReadonlyArray<Effect>, i: number): string {
   const next = applyRuleEffects(m.t.before, effects, m.t.action);
-  return next === undefined ? `!unresolved${i}` : canonicalJson(next);
+  return next === undefined ? `!unresolved${i}` : keyFrom(m.t.before, next);
 }
 
 /**
@@ -57,8 +83,7 @@ function candidateOutcomes(members: ReadonlyArray<Member>): Effect[][] {
     .sort((a, b) => b[1].count - a[1].count || compareKeys(a[0], b[0]))
     .map(([, v]) => v.effects);
   const unexplainedStay = members.some(
-    (m) =>
-      m.effects.length === 0 && !ordered.some((o, i) => predicted(m, o, i) === canonicalJson(m.t.before)),
+    (m) => m.effects.length === 0 && !ordered.some((o, i) => predicted(m, o, i) === "[]"),
   );
   return unexplainedStay ? [...ordered, []] : ordered;
 }
@@ -172,7 +197,7 @@ export function induceGroup(
   const outcomes = candidateOutcomes(members);
   const base = baseId(action, params);
   const next = members.map((m) => outcomes.map((o, i) => predicted(m, o, i)));
-  const got = members.map((m) => canonicalJson(m.t.after));
+  const got = members.map((m) => keyFrom(m.t.before, m.t.after));
   if (outcomes.length > 1) {
     const changed = new Set(outcomes.flat().map((e) => e.path));
     const sides = separatingSides(

@@ -14,6 +14,14 @@ function compare(a: string, b: string): number {
 }
 
 /**
+ * A scalar as a `Map` key: two scalars get equal keys exactly when their canonical JSON is equal (a
+ * `Map` already equates 0 and −0; NaN and ±Infinity are JSON `null`).
+ */
+function scalarKey(v: StateScalar): StateScalar {
+  return typeof v === "number" && !Number.isFinite(v) ? null : v;
+}
+
+/**
  * The first next-state path (fewest values, then name) whose value decides `hit` exactly on every
  * record: defined on all hits, and the values on hits never seen on a miss. `skip` paths are not tested.
  */
@@ -25,7 +33,8 @@ function decidingCondition(
   const paths = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((p) => !skip.has(p)).sort();
   let best: { path: string; values: StateValue[] } | undefined;
   for (const path of paths) {
-    const onHit = new Map<string, StateValue>();
+    // Keyed by `scalarKey`: equal keys exactly where the canonical JSON is equal.
+    const onHit = new Map<StateScalar, StateValue>();
     let ok = true;
     for (let i = 0; i < records.length; i++) {
       if (!hit[i]) continue;
@@ -34,16 +43,20 @@ function decidingCondition(
         ok = false;
         break;
       }
-      onHit.set(canonicalJson(v), v);
+      onHit.set(scalarKey(v), v);
     }
     if (!ok || onHit.size === 0) continue;
+    // A list on a miss never matches: the hits hold scalars only.
     const misses = records.some((r, i) => {
       const v = r[path];
-      return !hit[i] && v !== undefined && onHit.has(canonicalJson(v));
+      return !hit[i] && v !== undefined && !Array.isArray(v) && onHit.has(scalarKey(v));
     });
     if (misses) continue;
     if (!best || onHit.size < best.values.length) {
-      const values = [...onHit.entries()].sort((a, b) => compare(a[0], b[0])).map(([, v]) => v);
+      const values = [...onHit.values()]
+        .map((v) => [canonicalJson(v), v] as const)
+        .sort((a, b) => compare(a[0], b[0]))
+        .map(([, v]) => v);
       best = { path, values };
     }
   }
@@ -66,10 +79,13 @@ function induceConsequenceRules(
   for (const path of [...derivedPaths].sort()) {
     const kept = samples.filter((s) => !s.truncated && s.after[path] !== undefined);
     const records = kept.map((s) => s.after);
+    const keys = records.map((r) => canonicalJson(r[path] as StateValue));
     const values = new Map<string, StateValue>();
-    for (const r of records) values.set(canonicalJson(r[path] as StateValue), r[path] as StateValue);
+    records.forEach((r, i) => {
+      values.set(keys[i] as string, r[path] as StateValue);
+    });
     for (const [key, value] of [...values.entries()].sort((a, b) => compare(a[0], b[0]))) {
-      const hit = records.map((r) => canonicalJson(r[path] as StateValue) === key);
+      const hit = keys.map((k) => k === key);
       const when = decidingCondition(records, hit, skip);
       const support = hit.filter(Boolean).length;
       if (when) rules.push({ field: "state", path, value, when, support });
