@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { openSqliteStore, type RunStore } from "../../src/store/index.ts";
+import { compiledBin } from "./compiled-bin.ts";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 
@@ -109,10 +110,15 @@ export interface SpawnedCli {
   stderr(): string;
 }
 
-/** Starts the real bin asynchronously (for signals): the caller decides when to signal it. */
+/**
+ * Starts the real bin asynchronously (for signals): the caller decides when to signal it. The bin runs
+ * in the layout of an installed package, from JavaScript compiled once per content of the sources
+ * (`compiled-bin.ts`): the same code and the same process as the checkout's bin, without compiling the
+ * sources again in each child.
+ */
 export async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<SpawnedCli> {
   const { spawn } = await import("node:child_process");
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [await compiledBin(), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, CI: "1", ...env },
   });

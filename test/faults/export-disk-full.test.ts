@@ -3,19 +3,22 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledBin } from "../cli/compiled-bin.ts";
 import { cliInProcess } from "../export/cli.ts";
 
 /**
  * A disk that fills up during an export. The file size limit (`ulimit -f`) makes the kernel refuse
  * writes past it (EFBIG) in a child process, a real write failure without filling a real disk.
  */
-const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
+/** The real bin, in the layout of an installed package (compiled once: nothing to write at start-up). */
+let bin = "";
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-export-full-"));
 const store = join(dir, "store");
 let runId = "";
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
+  bin = await compiledBin();
   const r = await cliInProcess([
     "--json",
     "run",
@@ -38,9 +41,9 @@ beforeAll(async () => {
 
 /** The CLI in a shell whose file size limit is `kib` KiB. */
 function cliWithFileLimit(kib: number, args: string[]) {
-  const r = spawnSync("bash", ["-c", `ulimit -f ${kib} && exec "$0" "$@"`, process.execPath, BIN, ...args], {
+  const r = spawnSync("bash", ["-c", `ulimit -f ${kib} && exec "$0" "$@"`, process.execPath, bin, ...args], {
     encoding: "utf8",
-    env: { ...process.env, CI: "1", TSX_DISABLE_CACHE: "1" },
+    env: { ...process.env, CI: "1" },
     timeout: 120_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRandom } from "../../src/core/index.ts";
 import { loadTreeNodes } from "../../src/search/index.ts";
 import { openSqliteStore } from "../../src/store/index.ts";
+import { compiledBin } from "../cli/compiled-bin.ts";
 import { runMain } from "../cli/run-cli.ts";
 import { leafPaths } from "./helpers.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-resume-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,13 +33,14 @@ const ARGS = [
  * after a further `extraMs` — so the kill lands at a random point after real progress, however slow
  * the machine is.
  */
-function runCli(
+async function runCli(
   args: string[],
   killWhen?: () => boolean,
   extraMs = 0,
 ): Promise<{ killed: boolean; code: number | null; stdout: string }> {
+  const bin = await compiledBin(); // the real bin, installed layout (see compiled-bin.ts)
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CI: "1" },
     });

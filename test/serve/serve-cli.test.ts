@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { compiledBin } from "../cli/compiled-bin.ts";
 import { runMain } from "../cli/run-cli.ts";
 import { connectWs } from "./serve-helpers.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 const dir = mkdtempSync(join(tmpdir(), "serve-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -17,9 +17,13 @@ describe("rehearsal serve", () => {
     const store = join(dir, "store");
     const config = join(dir, "serve.json");
     writeFileSync(config, JSON.stringify({ env: "frozenlake", envOptions: { slippery: false } }));
-    const child = spawn(process.execPath, [BIN, "serve", "-c", config, "--port", "0", "--store", store], {
-      env: { ...process.env, CI: "1" },
-    });
+    const child = spawn(
+      process.execPath,
+      [await compiledBin(), "serve", "-c", config, "--port", "0", "--store", store],
+      {
+        env: { ...process.env, CI: "1" },
+      },
+    );
     let err = "";
     child.stderr.on("data", (c) => (err += c));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../../src/store/index.ts";
 import { startUiServer } from "../../src/ui/ui-server.ts";
+import { compiledBin } from "../cli/compiled-bin.ts";
 import { runMain, waitFor } from "../cli/run-cli.ts";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "rehearsal.js");
 const dir = mkdtempSync(join(tmpdir(), "rehearsal-ui-cli-"));
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,7 +40,7 @@ describe("rehearsal ui", () => {
     const s = openSqliteStore({ dir: store });
     s.createRun({ id: "run_<b>x</b>", kind: "run", seed: "0", config: {}, codeVersion: "t", createdAtMs: 0 });
     s.close();
-    const child = spawn(process.execPath, [BIN, "ui", "--store", store, "--port", "0"], {
+    const child = spawn(process.execPath, [await compiledBin(), "ui", "--store", store, "--port", "0"], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CI: "1" },
     });
