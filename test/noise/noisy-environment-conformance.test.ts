@@ -56,26 +56,38 @@ const create = (plan: Plan) => async () =>
 
 shareBrowserAcrossFile();
 
-for (const { name, plan } of PLANS) {
-  describeEnvironmentConformance({
-    name: `noisy web (scheduled noise: ${name})`,
-    create: create(plan),
-    taskIds: TASKS,
-    seeds: [1, 2],
-    chooseAction: (_o: Observation, i: number) => SCRIPT[i % SCRIPT.length] as Action,
-    invalidActions: [
-      { type: "click", elementId: "99999" },
-      { type: "click", x: 5000, y: 10 },
-      { type: "move", direction: "left" },
-      { type: "uci", move: "e2e4" },
-      { type: "key", keys: "NoSuchKey" },
-    ],
-    steps: 4,
-    timeoutMs: 120_000,
+/**
+ * The suites below run at once, each in environments of its own on the file's one browser (they
+ * mostly wait on it); the tests inside each suite run one after the other, as the suite expects.
+ */
+function alongsideTheOthers(name: string, suite: () => void): void {
+  describe(name, { concurrent: true }, () => {
+    describe.sequential("one test after another", suite);
   });
 }
 
-describe("the conformance schedules are live", () => {
+for (const { name, plan } of PLANS) {
+  alongsideTheOthers(`noisy conformance: ${name}`, () =>
+    describeEnvironmentConformance({
+      name: `noisy web (scheduled noise: ${name})`,
+      create: create(plan),
+      taskIds: TASKS,
+      seeds: [1, 2],
+      chooseAction: (_o: Observation, i: number) => SCRIPT[i % SCRIPT.length] as Action,
+      invalidActions: [
+        { type: "click", elementId: "99999" },
+        { type: "click", x: 5000, y: 10 },
+        { type: "move", direction: "left" },
+        { type: "uci", move: "e2e4" },
+        { type: "key", keys: "NoSuchKey" },
+      ],
+      steps: 4,
+      timeoutMs: 240_000,
+    }),
+  );
+}
+
+alongsideTheOthers("the conformance schedules are live", () => {
   let env: NoisyEnvironment;
   beforeAll(async () => {
     env = await create([])();

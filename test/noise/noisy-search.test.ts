@@ -55,20 +55,44 @@ const summary = (nodes: Map<string, SearchNode>) =>
     .sort();
 
 describe("search with noise: noisy branches and clean controls", () => {
-  let webs: WebEnvironment[];
+  // Two environments for the searches that restore snapshots, two for the ones that replay: the two
+  // searches of a task run at once (each mostly waits on the browser).
+  let snapshotWebs: WebEnvironment[];
+  let replayWebs: Environment[];
+  const opened: WebEnvironment[] = [];
   beforeAll(async () => {
-    webs = await Promise.all([0, 1].map(() => createWebEnvironment({ observation: { screenshot: false } })));
+    opened.push(
+      ...(await Promise.all(
+        [0, 1, 2, 3].map(() => createWebEnvironment({ observation: { screenshot: false } })),
+      )),
+    );
+    snapshotWebs = opened.slice(0, 2);
+    replayWebs = opened.slice(2).map(replayOnly);
   });
   afterAll(async () => {
-    await Promise.all((webs ?? []).map((w) => w.close()));
+    await Promise.all(opened.map((w) => w.close()));
   });
+  // Each search once: the same arguments give the same tree (the first test proves it across both
+  // ways of reaching states), so the second test reads the tree the first one searched.
+  const trees = new Map<string, ReturnType<typeof search>>();
+  const searched = (via: "snapshot" | "replay", taskId: string) => {
+    const key = `${via}:${taskId}`;
+    let tree = trees.get(key);
+    if (!tree) {
+      tree = search(via === "snapshot" ? snapshotWebs : replayWebs, taskId);
+      trees.set(key, tree);
+    }
+    return tree;
+  };
 
   it("tags every leaf, records what fired and when it was recovered, and replays noisy prefixes exactly", {
     timeout: 240_000,
   }, async () => {
     for (const taskId of ["login-user", "click-checkboxes"]) {
-      const viaSnapshot = await search(webs, taskId);
-      const viaReplay = await search(webs.map(replayOnly), taskId);
+      const [viaSnapshot, viaReplay] = await Promise.all([
+        searched("snapshot", taskId),
+        searched("replay", taskId),
+      ]);
       for (const tree of [viaSnapshot, viaReplay]) {
         expect(tree.counters.mismatches, taskId).toBe(0);
         expect(tree.counters.infraFailures, taskId).toBe(0);
@@ -97,7 +121,7 @@ describe("search with noise: noisy branches and clean controls", () => {
   });
 
   it("mixes noisy branches with clean controls", { timeout: 120_000 }, async () => {
-    const tree = await search(webs, "click-checkboxes");
+    const tree = await searched("snapshot", "click-checkboxes");
     const nodes = [...tree.nodes.values()];
     expect(nodes.some((n) => n.noise?.noisy)).toBe(true);
     expect(nodes.some((n) => n.noise && !n.noise.noisy)).toBe(true);

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRandom, UserError } from "../../src/core/index.ts";
@@ -92,11 +92,15 @@ describe("sampleSchedule: placement", () => {
   it("respects range, cost room, buckets, non-repeatable use and the split on many schedules", () => {
     let schedules = 0;
     let events = 0;
+    // Every check of every schedule, collected and asserted once at the end (one expect call per
+    // check cost more than the sampling): each failed check names the schedule and what it broke.
+    const failed: string[] = [];
     for (const split of ["train", "heldout"] as const) {
       const pool = generatorsOf(split);
       for (const [o, input] of OPTION_SETS.entries()) {
         const options = parseScheduleOptions(input);
         const span = options.span ?? options.horizon;
+        const hi = Math.max(...pool.map((g) => lastStepFor(g, options)));
         for (const s of [0.05, 0.2, 0.3, 0.6, 0.95]) {
           for (let rollout = 0; rollout < 40; rollout++) {
             for (const fromStep of [0, 1, 4]) {
@@ -112,38 +116,53 @@ describe("sampleSchedule: placement", () => {
                 fromStep,
               });
               schedules++;
-              expect(schedule).toMatchObject({ taskId, rollout: String(rollout), purpose });
+              const where = `${split} options#${o} s=${s} rollout=${rollout} fromStep=${fromStep}`;
+              const check = (ok: boolean, what: string) => {
+                if (!ok) failed.push(`${where}: ${what}`);
+              };
+              check(
+                schedule.taskId === taskId &&
+                  schedule.rollout === String(rollout) &&
+                  schedule.purpose === purpose,
+                `header ${JSON.stringify([schedule.taskId, schedule.rollout, schedule.purpose])}`,
+              );
               // Reproduce the fire count and the buckets from the same seed.
               const random = createRandom("noise", purpose, taskId, String(rollout), fromStep);
               const n = fireCount(s, random);
               const lo = Math.max(options.protectedSteps, fromStep);
-              const hi = Math.max(...pool.map((g) => lastStepFor(g, options)));
               const size = Math.max(0, hi - lo + 1);
               const count = Math.min(n, size);
-              expect(schedule.events.length).toBe(count);
+              check(schedule.events.length === count, `${schedule.events.length} events, expected ${count}`);
               // Bucket i holds steps lo + [floor(i·size/count), floor((i+1)·size/count)).
               const bucketOf = (step: number) =>
                 Array.from({ length: count }, (_, i) => i).findLast(
                   (i) => lo + Math.floor((i * size) / count) <= step,
                 );
               const buckets = schedule.events.map((e) => bucketOf(e.step));
-              expect(buckets).toEqual(Array.from({ length: count }, (_, i) => i));
+              check(
+                JSON.stringify(buckets) === JSON.stringify(Array.from({ length: count }, (_, i) => i)),
+                `buckets ${JSON.stringify(buckets)}`,
+              );
               const ids = new Set<string>();
               const used = new Set<string>();
               let previous = -1;
               for (const e of schedule.events) {
                 events++;
-                const g = generatorByName(e.generator) as NoiseGenerator;
-                expect(g).toBeDefined();
-                expect(g.heldOut).toBe(split === "heldout");
-                expect(e.step).toBeGreaterThan(previous);
-                expect(e.step).toBeGreaterThanOrEqual(lo);
-                expect(e.step).toBeLessThanOrEqual(span - 1);
-                expect(e.step).toBeLessThanOrEqual(options.horizon - g.cost - options.buffer);
-                expect(Number.isInteger(e.seed) && e.seed >= 0 && e.seed < 2 ** 32).toBe(true);
-                if (!g.repeatable) expect(used.has(g.name)).toBe(false);
+                const g = generatorByName(e.generator);
+                if (!g) {
+                  failed.push(`${where}: unknown generator ${e.generator}`);
+                  continue;
+                }
+                const at = `event ${e.id} (${g.name}, step ${e.step})`;
+                check(g.heldOut === (split === "heldout"), `${at}: from the wrong split`);
+                check(e.step > previous, `${at}: not after step ${previous}`);
+                check(e.step >= lo, `${at}: before step ${lo}`);
+                check(e.step <= span - 1, `${at}: past the span ${span}`);
+                check(e.step <= options.horizon - g.cost - options.buffer, `${at}: no room for recovery`);
+                check(Number.isInteger(e.seed) && e.seed >= 0 && e.seed < 2 ** 32, `${at}: seed ${e.seed}`);
+                if (!g.repeatable) check(!used.has(g.name), `${at}: non-repeatable generator used twice`);
                 used.add(g.name);
-                expect(ids.has(e.id)).toBe(false);
+                check(!ids.has(e.id), `${at}: duplicate id`);
                 ids.add(e.id);
                 previous = e.step;
               }
@@ -152,6 +171,7 @@ describe("sampleSchedule: placement", () => {
         }
       }
     }
+    expect(failed).toEqual([]);
     expect(schedules).toBeGreaterThan(8000);
     expect(events).toBeGreaterThan(10000);
   });
@@ -257,14 +277,27 @@ describe("evaluationSchedule", () => {
 });
 
 describe("schedules across processes", () => {
-  it("two separate processes print exactly the in-process schedules", () => {
+  it("two separate processes print exactly the in-process schedules", async () => {
     const script = join(import.meta.dirname, "print-schedules.ts");
     const expected = JSON.parse(JSON.stringify(sampleSet()));
-    for (let i = 0; i < 2; i++) {
-      const r = spawnSync(process.execPath, ["--import", "tsx", script], {
-        encoding: "utf8",
-        timeout: 60_000,
-      });
+    // The two processes run at the same time (each mostly starts up).
+    const runs = await Promise.all(
+      [0, 1].map(
+        () =>
+          new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+            execFile(
+              process.execPath,
+              ["--import", "tsx", script],
+              { encoding: "utf8", timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+              (error, stdout, stderr) => {
+                const code = error ? (error as { code?: unknown }).code : 0;
+                resolve({ status: typeof code === "number" ? code : null, stdout, stderr });
+              },
+            );
+          }),
+      ),
+    );
+    for (const r of runs) {
       expect(r.status, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual(expected);
     }

@@ -6,9 +6,13 @@ import { eventually, idWhere, poolProcesses, stillRunning } from "./helpers.ts";
 const NO_SCREENSHOT = { observation: { screenshot: false } } as const;
 
 describe("web environment lifecycle", () => {
+  // The cases on pools of their own run at the same time (each counts and kills only its own
+  // browser's processes); the two on the shared pool follow, one after the other.
   // Five environments of 20 episodes each, both tasks, with and without a step: every case of the loop;
   // a context, page or process left per episode or per environment shows far above the one spare.
-  it("100 reset/close cycles leave no extra contexts, pages or Chromium processes (the pool's own)", async () => {
+  it.concurrent("100 reset/close cycles leave no extra contexts, pages or Chromium processes (the pool's own)", async ({
+    expect,
+  }) => {
     const pool = new BrowserPool();
     let pids: number[] = [];
     let env: WebEnvironment = await createWebEnvironment(NO_SCREENSHOT, { pool });
@@ -47,22 +51,9 @@ describe("web environment lifecycle", () => {
     expect(await eventually(() => stillRunning(pids) === 0, 15_000)).toBe(true);
   }, 480_000);
 
-  it("a shared pool closes its browser when the last environment closes", async () => {
-    const a = await createWebEnvironment(NO_SCREENSHOT);
-    const b = await createWebEnvironment(NO_SCREENSHOT);
-    await a.reset({ taskId: "click-button", seed: 0 });
-    await b.reset({ taskId: "click-button", seed: 0 });
-    expect(a.browserPool).toBe(b.browserPool);
-    expect(a.browserPool.contextCount()).toBe(2);
-    await a.close();
-    expect(b.browserPool.contextCount()).toBe(1);
-    const pids = poolProcesses(b.browserPool);
-    expect(pids.length).toBeGreaterThan(0);
-    await b.close();
-    expect(await eventually(() => stillRunning(pids) === 0, 15_000)).toBe(true);
-  });
-
-  it("a browser killed mid-episode gives env.browser_crashed; the pool relaunches and the next episode works", async () => {
+  it.concurrent("a browser killed mid-episode gives env.browser_crashed; the pool relaunches and the next episode works", async ({
+    expect,
+  }) => {
     const pool = new BrowserPool();
     const env = await createWebEnvironment(NO_SCREENSHOT, { pool });
     try {
@@ -98,7 +89,7 @@ describe("web environment lifecycle", () => {
     }
   }, 120_000);
 
-  it("a crashed page (renderer killed) is typed the same way", async () => {
+  it.concurrent("a crashed page (renderer killed) is typed the same way", async ({ expect }) => {
     const pool = new BrowserPool();
     const env = await createWebEnvironment(NO_SCREENSHOT, { pool });
     try {
@@ -117,6 +108,21 @@ describe("web environment lifecycle", () => {
       await env.close();
       await pool.close();
     }
+  });
+
+  it("a shared pool closes its browser when the last environment closes", async () => {
+    const a = await createWebEnvironment(NO_SCREENSHOT);
+    const b = await createWebEnvironment(NO_SCREENSHOT);
+    await a.reset({ taskId: "click-button", seed: 0 });
+    await b.reset({ taskId: "click-button", seed: 0 });
+    expect(a.browserPool).toBe(b.browserPool);
+    expect(a.browserPool.contextCount()).toBe(2);
+    await a.close();
+    expect(b.browserPool.contextCount()).toBe(1);
+    const pids = poolProcesses(b.browserPool);
+    expect(pids.length).toBeGreaterThan(0);
+    await b.close();
+    expect(await eventually(() => stillRunning(pids) === 0, 15_000)).toBe(true);
   });
 
   it("close() is idempotent and later calls are typed errors", async () => {
