@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from "vitest";
 import { createRandom } from "../../src/core/index.ts";
-import { sleep, startWriter, verify } from "./crash-harness.ts";
+import { removeWriterBundle, sleep, startWriter, verify } from "./crash-harness.ts";
 import { createTempDirs } from "./temp-dirs.ts";
 
 /*
@@ -14,7 +14,10 @@ const KILLS = 16;
 const BATCH = 4;
 
 const temp = createTempDirs("crash-batched");
-afterAll(() => temp.cleanup());
+afterAll(() => {
+  removeWriterBundle();
+  temp.cleanup();
+});
 
 it(`keeps batched steps consistent across ${KILLS} SIGKILLs of a writer`, async () => {
   const dir = temp.make();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { buildSync } from "esbuild";
-import { afterAll, expect } from "vitest";
+import { expect } from "vitest";
 import { sha256Hex } from "../../src/core/index.ts";
 import { DATABASE_FILE, openSqliteStore } from "../../src/store/index.ts";
 import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
@@ -25,7 +25,7 @@ const WRITER = fileURLToPath(new URL("./crash-writer.ts", import.meta.url));
  */
 let bundled: string | undefined;
 function writerScript(): string {
-  if (bundled !== undefined) return bundled;
+  if (bundled !== undefined && existsSync(bundled)) return bundled;
   const dir = join(ROOT, "node_modules", ".cache", "rehearsal-crash-writer");
   mkdirSync(dir, { recursive: true });
   const out = join(dir, `writer-${process.pid}-${Math.floor(performance.now())}.mjs`);
@@ -41,10 +41,15 @@ function writerScript(): string {
   bundled = out;
   return out;
 }
-// Registered when a test file imports the harness (hooks cannot be added while a test runs).
-afterAll(() => {
+/**
+ * Removes the bundled writer; each test file calls it in its `afterAll`. (Not a hook of this module: in
+ * the fast project one worker imports the harness once for several files, so a module-level hook would
+ * run after the first file only, and the next file would start writers from a removed bundle.)
+ */
+export function removeWriterBundle(): void {
   if (bundled !== undefined) rmSync(bundled, { force: true });
-});
+  bundled = undefined;
+}
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

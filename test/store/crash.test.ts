@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from "vitest";
 import { createRandom } from "../../src/core/index.ts";
-import { sleep, startWriter, verify, waitForFinished } from "./crash-harness.ts";
+import { removeWriterBundle, sleep, startWriter, verify, waitForFinished } from "./crash-harness.ts";
 import { createTempDirs } from "./temp-dirs.ts";
 
 /*
@@ -11,7 +11,10 @@ import { createTempDirs } from "./temp-dirs.ts";
 const KILLS = 24;
 
 const temp = createTempDirs("crash");
-afterAll(() => temp.cleanup());
+afterAll(() => {
+  removeWriterBundle();
+  temp.cleanup();
+});
 
 it(`keeps the database consistent across ${KILLS} SIGKILLs of a writer`, async () => {
   const dir = temp.make();
