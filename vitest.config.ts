@@ -26,12 +26,15 @@ export const SLOW = [
   "test/search/resume-kill.test.ts",
   "test/serve/web-serve.test.ts",
   "test/serve/python-client.test.ts",
+  "test/web-browser-sharing.test.ts",
 ];
 
 /**
- * Longest first, across projects: by the durations of the last run when every file has one, else the
- * slow suites first (in `SLOW`'s order), so that two workers never end on one long suite while the
- * other idles. (Vitest's own order puts one project after the other: the slow suites would come last.)
+ * The slow suites first, then the fast files; each part longest first by the durations of the last run
+ * when every file has one (else the slow suites in `SLOW`'s order), so that two workers never end on
+ * one long suite while the other idles. (Vitest's own order puts the slow suites last.) The fast files
+ * come together because a fast worker (one module graph, one Chromium) is kept only while the next
+ * file is also a fast one.
  */
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -39,8 +42,10 @@ class LongestFirst extends BaseSequencer {
     const root = this.ctx.config.root;
     const duration = (f: TestSpecification) =>
       this.ctx.cache.getFileTestResults(`${f.project.name}:${relative(root, f.moduleId)}`)?.duration;
+    const slowFirst = (a: TestSpecification, b: TestSpecification) =>
+      Number(a.project.name !== "slow") - Number(b.project.name !== "slow");
     if (base.every((f) => duration(f) !== undefined))
-      return [...base].sort((a, b) => (duration(b) ?? 0) - (duration(a) ?? 0));
+      return [...base].sort((a, b) => slowFirst(a, b) || (duration(b) ?? 0) - (duration(a) ?? 0));
     const rank = (f: TestSpecification) => {
       if (f.project.name !== "slow") return SLOW.length;
       const i = SLOW.indexOf(relative(root, f.moduleId));
@@ -71,6 +76,11 @@ export default defineConfig({
           // shared browser pools are reference counted. The slow suites (signals, browser
           // lifecycles, processes) stay isolated.
           isolate: false,
+          // Vitest's node environment plus a worker scope: set-up kept for the worker's files, torn
+          // down when the worker stops. The set-up file gives every fast file the worker's one
+          // Chromium (`shareBrowserAcrossFile()`); the isolated slow files keep one per file.
+          environment: "./test/worker-environment.ts",
+          setupFiles: ["./test/worker-setup.ts"],
         },
       },
       { extends: true, test: { name: "slow", include: SLOW } },
