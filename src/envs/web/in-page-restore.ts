@@ -2,6 +2,7 @@ import { EnvironmentError, type Observation } from "../../core/index.ts";
 import type { Episode } from "./episode.ts";
 import type { EpisodeIO } from "./episode-io.ts";
 import { changedParts } from "./fingerprint-diff.ts";
+import type { EpisodePerturbations } from "./perturbations.ts";
 import type { SnapshotState } from "./snapshot-state.ts";
 import type { WebPerturbable } from "./web-perturbable.ts";
 import { restoreInto, stateFingerprintOf } from "./web-snapshot.ts";
@@ -13,9 +14,16 @@ import { restoreInto, stateFingerprintOf } from "./web-snapshot.ts";
  * value and the driver restores the rest by DOM path (web-snapshot.ts `restoreInto`), so a page
  * that was stepped elsewhere comes back to the saved state; the reached fingerprint must equal the
  * one recorded in the snapshot, otherwise the caller restores on a fresh page as before.
+ *
+ * Perturbations of the live episode are first taken out of the page (perturbations.ts `clear`: the
+ * dialog dismissed, the noise tabs closed, the layer and its hosts removed, the viewport reset), so
+ * that the snapshot's own (or none) are re-created as on a freshly reset page, in the same order.
  */
 
-/** Whether `ep`'s page can take `state` in place: same task and seed, entry page, nothing open but it. */
+/**
+ * Whether `ep`'s page can take `state` in place: same task and seed, entry page, nothing open but it
+ * and the episode's noise tabs, no dialog about to open (one open is the noise layer's, dismissed).
+ */
 export function canRestoreInPage(
   io: EpisodeIO,
   ep: Episode,
@@ -29,12 +37,11 @@ export function canRestoreInPage(
     ep.seed === target.seed &&
     !h.dead &&
     !h.unresponsive &&
-    ep.noise === null &&
-    ep.frozen === null &&
+    (ep.frozen === null || ep.noise?.dialogOpen === true) &&
     h.holdDialog === null &&
     h.allowPages === 0 &&
     !h.page.isClosed() &&
-    h.context.pages().length === 1 &&
+    h.context.pages().length === 1 + (ep.noise?.openTabs ?? 0) &&
     io.relativeUrl(h.page.url()) === state.url
   );
 }
@@ -59,18 +66,21 @@ export function episodeOnSamePage(ep: Episode): Episode {
 export type InPageOutcome = { observation: Observation } | { missed: string };
 
 /**
- * Restores `state` into `next` (from `episodeOnSamePage`) and checks the fingerprint. It misses when
- * the page did not reach the recorded state (the changed fingerprint parts are named) or failed while
- * trying (a fresh page then reports what a fresh page does).
+ * Restores `state` into `next` (from `episodeOnSamePage`) and checks the fingerprint, after taking
+ * `previous` (the replaced episode's perturbations) out of the page. It misses when the page did not
+ * reach the recorded state (the changed fingerprint parts are named) or failed while trying (a fresh
+ * page then reports what a fresh page does).
  */
 export async function restoreInPage(
   io: EpisodeIO,
   perturbable: WebPerturbable,
   next: Episode,
   state: SnapshotState,
+  previous: EpisodePerturbations | null = null,
 ): Promise<InPageOutcome> {
   let missed: string;
   try {
+    if (previous) await io.guard(next, "restore", () => previous.clear());
     const observation = await restoreInto(io, perturbable, next, state);
     const reached = await stateFingerprintOf(io, next);
     if (reached.fingerprint === state.fingerprint) return { observation };
@@ -80,5 +90,7 @@ export async function restoreInPage(
     missed = error.code;
   }
   next.handle.blocked.count = 0;
+  // The fresh page's restart then resets the viewport and closes what is left of either's noise.
+  if (previous && next.noise === null) next.noise = previous;
   return { missed };
 }

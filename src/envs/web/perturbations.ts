@@ -285,6 +285,25 @@ export class EpisodePerturbations {
     return this.tabs.view();
   }
 
+  /** Noise tabs open now (pages of the episode's context besides the task page). */
+  get openTabs(): number {
+    return this.tabs.save().tabs.filter((t) => t.endedBy !== "closed").length;
+  }
+
+  /**
+   * Takes every perturbation out of the live task page, leaving it as a fresh reset has it (an
+   * in-page restore then re-creates a snapshot's): the dialog dismissed, the noise tabs closed, the
+   * page layer emptied with its hosts removed, the viewport back to the default.
+   */
+  async clear(): Promise<void> {
+    await this.closeAll();
+    this.dialog = null;
+    const page = this.ep.handle.page;
+    for (const p of this.ep.handle.context.pages()) if (p !== page) await p.close();
+    if (this.layerUsed) await this.host.evalTask("window.__rhNoise.clear()");
+    if (this.viewport) await page.setViewportSize(this.host.defaultViewport);
+  }
+
   async closeAll(): Promise<void> {
     this.ep.handle.holdDialog = null;
     const handle = this.dialog?.handle;

@@ -164,7 +164,7 @@ export class WebEnvironment implements Environment, Perturbable {
       this.life.totals.blockedRequests += ep.handle.blocked.count;
       const next = episodeOnSamePage(ep);
       this.life.episode = next;
-      const outcome = await restoreInPage(this.io, this.perturbable, next, state);
+      const outcome = await restoreInPage(this.io, this.perturbable, next, state, ep.noise);
       if ("observation" in outcome) {
         this.restores.inPage += 1;
         this.life.totals.episodes += 1;

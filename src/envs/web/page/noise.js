@@ -358,6 +358,20 @@
     return {};
   }
 
+  /**
+   * Takes the whole layer out of the page (hosts removed, no widgets): the page as a fresh one has
+   * it, before an in-page restore puts a saved state back (or none).
+   */
+  function clear() {
+    overlayHost?.remove();
+    flowHost?.remove();
+    overlayHost = null;
+    flowHost = null;
+    drag = null;
+    state = { widgets: [], seq: 0 };
+    return {};
+  }
+
   /** Shadow roots the page agent walks for the accessibility text (overlay after the page). */
   function roots() {
     const out = [];
@@ -401,6 +415,7 @@
       status,
       save,
       restore,
+      clear,
       roots,
       byId,
       focusedElement,
