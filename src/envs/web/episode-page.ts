@@ -27,7 +27,8 @@ export interface EpisodePage {
    * Starts a new episode in this context and page as a fresh context would start it, without a new
    * renderer: other pages closed, the origin's storage cleared (cookies, local and session storage,
    * IndexedDB, window.name), the seed replaced, the viewport back to the configured one when
-   * `resetViewport`, the history reset to about:blank, the entry page loaded and started. On failure
+   * `resetViewport`, the history reset to two entries as a new page's (see probePrevious), the entry
+   * page loaded and started. On failure
    * the context is closed and the error thrown (the caller then opens a fresh one).
    */
   restart(target: { entryPath: string; seed: number; resetViewport: boolean }): Promise<void>;
@@ -70,20 +71,43 @@ const FRESH_TAB_SCRIPT = `(() => {
 /** How long the previous episode's page may take to answer before a restart gives up on it. */
 const RESTART_PROBE_MS = 2_000;
 
+/** The fragment a restart gives the previous episode's history entry (see `probePrevious`). */
+const RESTART_MARK = "#rehearsal-restart";
+
 /**
- * Whether the page's origin may hold storage beyond local and session storage (cookies, IndexedDB
- * databases, CacheStorage); true when the page shows another origin or the check fails. A page that
- * does not answer within RESTART_PROBE_MS (stuck in a script) throws `env.timeout`: the restart
- * then gives up at once and a new context is opened.
+ * What the previous episode's page leaves to a restart, in one evaluation:
+ * - `clear`: whether its origin may hold storage beyond local and session storage (cookies,
+ *   IndexedDB databases, CacheStorage); true when the page shows another origin or the check fails.
+ * - `direct`: whether the entry page may load straight from it. A new page's history holds
+ *   about:blank and the entry page (history.length 2). Loading the entry page from the previous one
+ *   after `Page.resetNavigationHistory` gives two entries as well, unless the entry URL equals the
+ *   current one (Chromium then replaces the entry: one). So the current entry's URL is first given
+ *   RESTART_MARK (`history.replaceState`, no new document, no event); a page that replaced that
+ *   function, an entry URL with a fragment (it would be a same-document navigation) or storage to
+ *   clear (cleared while no document of the origin is live) take the about:blank hop instead.
+ * A page that does not answer within RESTART_PROBE_MS (stuck in a script) throws `env.timeout`: the
+ * restart then gives up at once and a new context is opened.
  */
-async function leftStorage(page: Page, origin: string): Promise<boolean> {
+async function probePrevious(
+  evaluate: <T>(expression: string) => Promise<T>,
+  origin: string,
+  entryPath: string,
+): Promise<{ clear: boolean; direct: boolean }> {
   const expression = `(async () => {
-    if (location.origin !== ${JSON.stringify(origin)}) return true;
-    if (document.cookie !== "") return true;
-    if (typeof indexedDB !== "undefined" && (await indexedDB.databases()).length > 0) return true;
-    return typeof caches !== "undefined" && (await caches.keys()).length > 0;
+    const left = await (async () => {
+      if (location.origin !== ${JSON.stringify(origin)}) return true;
+      if (document.cookie !== "") return true;
+      if (typeof indexedDB !== "undefined" && (await indexedDB.databases()).length > 0) return true;
+      return typeof caches !== "undefined" && (await caches.keys()).length > 0;
+    })();
+    if (left || ${JSON.stringify(entryPath.includes("#"))}) return { clear: left, direct: false };
+    try { history.replaceState(history.state, "", ${JSON.stringify(RESTART_MARK)}); } catch {}
+    return { clear: false, direct: location.hash === ${JSON.stringify(RESTART_MARK)} };
   })()`;
-  const check = (page.evaluate(expression) as Promise<boolean>).catch(() => true);
+  const check = evaluate<{ clear: boolean; direct: boolean }>(expression).catch(() => ({
+    clear: true,
+    direct: false,
+  }));
   return withTimeout(check, RESTART_PROBE_MS, "checking the previous episode's page");
 }
 
@@ -131,16 +155,23 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
         // Cookies, IndexedDB and caches of the task server's origin: a new context has none. Clearing
         // them costs tens of milliseconds, so only when the page shows some (local and session
         // storage are cleared as the next document starts, FRESH_TAB_SCRIPT).
-        const clear = await leftStorage(page, origin);
-        // A new page's history: about:blank, then the entry page (the old page unloads here).
-        await page.goto("about:blank");
-        await cdp.send("Page.resetNavigationHistory");
-        if (clear) await cdp.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" });
-        if (target.resetViewport) await page.setViewportSize(config.viewport);
-        await seeded?.dispose();
-        seeded = await context.addInitScript({ content: seedScript(target.seed) });
-        const fresh = await page.addInitScript({ content: FRESH_TAB_SCRIPT });
-        await loadAndStartEpisode(page, watch as LoadWatch, {
+        const { clear, direct } = await probePrevious(state.evaluate, origin, target.entryPath);
+        // A new page's history has two entries: about:blank (here the previous page's, marked) and
+        // the entry page. The about:blank hop unloads the previous page before its storage is cleared.
+        if (!direct) await page.goto("about:blank");
+        // Independent of each other (init scripts act on the next document only): sent together.
+        const session = cdp;
+        const previousSeed = seeded;
+        const [, , , , nextSeed, fresh] = await Promise.all([
+          session.send("Page.resetNavigationHistory"),
+          clear ? session.send("Storage.clearDataForOrigin", { origin, storageTypes: "all" }) : null,
+          target.resetViewport ? page.setViewportSize(config.viewport) : null,
+          previousSeed?.dispose(),
+          context.addInitScript({ content: seedScript(target.seed) }),
+          page.addInitScript({ content: FRESH_TAB_SCRIPT }),
+        ]);
+        seeded = nextSeed;
+        await loadAndStartEpisode(page, watch as LoadWatch, state.evaluate, {
           origin,
           entryPath: target.entryPath,
           seed: target.seed,
@@ -215,7 +246,7 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       if (state.allowPages > 0) state.allowPages -= 1;
       else p.close().catch(() => {});
     });
-    await loadAndStartEpisode(page, watch, {
+    await loadAndStartEpisode(page, watch, state.evaluate, {
       origin,
       entryPath: options.entryPath,
       seed: options.seed,

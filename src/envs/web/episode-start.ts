@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
 import { WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
@@ -8,31 +8,48 @@ const REQUIRED_RESOURCES = new Set(["document", "script", "stylesheet"]);
 /**
  * What breaks a task page while it loads and starts (uncaught script errors, missing files), watched
  * on one page for every episode started in it: `arm` before a load, `disarm` once the episode started.
+ * A restart may load the entry page straight from the previous episode's page (EpisodePage.restart),
+ * which lives on until the new document commits: only the main frame's navigation request counts
+ * before that commit, not what the previous page still does (its timers' errors, its aborted loads).
  */
 export class LoadWatch {
   private loading = false;
+  private committed = false;
   problems: string[] = [];
   missingFiles: string[] = [];
 
   constructor(page: Page, origin: string) {
+    const counts = (r: Request) =>
+      this.committed || (r.isNavigationRequest() && r.frame() === page.mainFrame());
+    page.on("framenavigated", (f) => {
+      if (this.loading && f === page.mainFrame()) this.committed = true;
+    });
     page.on("pageerror", (e) => {
-      if (this.loading) this.problems.push(`an uncaught script error (${scriptErrorText(e)})`);
+      if (this.loading && this.committed)
+        this.problems.push(`an uncaught script error (${scriptErrorText(e)})`);
     });
     page.on("response", (r) => {
-      if (this.loading && r.status() >= 400 && REQUIRED_RESOURCES.has(r.request().resourceType())) {
+      const request = r.request();
+      if (
+        this.loading &&
+        r.status() >= 400 &&
+        REQUIRED_RESOURCES.has(request.resourceType()) &&
+        counts(request)
+      ) {
         const path = r.url().replace(origin, "");
         this.missingFiles.push(path);
         this.problems.push(`a missing file ${path} (HTTP ${r.status()})`);
       }
     });
     page.on("requestfailed", (r) => {
-      if (this.loading && r.url().startsWith(origin) && REQUIRED_RESOURCES.has(r.resourceType()))
+      if (this.loading && r.url().startsWith(origin) && REQUIRED_RESOURCES.has(r.resourceType()) && counts(r))
         this.problems.push(`a file that failed to load ${r.url().replace(origin, "")}`);
     });
   }
 
   arm(): void {
     this.loading = true;
+    this.committed = false;
     this.problems = [];
     this.missingFiles = [];
   }
@@ -45,17 +62,20 @@ export class LoadWatch {
 /**
  * Loads the entry page in `page` and starts its episode (seeded, no time limit); throws
  * `env.task_page_invalid` naming what broke the page. The seed's init script is installed already.
+ * `evaluate` runs an expression in the page's main world (EpisodePage.evaluate: one protocol call,
+ * no wrapper script of Playwright's compiled into each new document).
  */
 export async function loadAndStartEpisode(
   page: Page,
   watch: LoadWatch,
+  evaluate: <T>(expression: string) => Promise<T>,
   target: { origin: string; entryPath: string; seed: number; timeoutMs: number },
 ): Promise<void> {
   const { origin, entryPath, seed, timeoutMs } = target;
   watch.arm();
   await page.goto(origin + entryPath, { waitUntil: "load", timeout: timeoutMs });
   const started = await withTimeout(
-    page.evaluate(START_EPISODE(seed)) as Promise<{ status: string; utterance: string }>,
+    evaluate<{ status: string; utterance: string }>(START_EPISODE(seed)),
     timeoutMs,
     `starting the episode of ${entryPath}`,
   );
@@ -64,7 +84,7 @@ export async function loadAndStartEpisode(
     // Not ready at once: genProblem finishes asynchronously.
     await page.waitForFunction("window.WOB_TASK_READY === true", undefined, { timeout: timeoutMs });
     utterance = await withTimeout(
-      page.evaluate("window.__rh.instruction().utterance") as Promise<string>,
+      evaluate<string>("window.__rh.instruction().utterance"),
       timeoutMs,
       `reading the instruction of ${entryPath}`,
     );
