@@ -125,7 +125,8 @@ function parseLine(command: string): Line | undefined {
     if ((piped || redirect) && !READERS.has(call.name) && !(call.name === "echo" && !piped)) return undefined;
     if (i > 0 && !FILTERS.has(call.name)) return undefined;
   }
-  if (redirect && calls.some((c) => c.args.includes("-delete"))) return undefined;
+  // `find -delete` writes as it runs: only alone, where nothing after it can still decline the line.
+  if ((piped || redirect) && calls.some((c) => c.args.includes("-delete"))) return undefined;
   return { calls, ...(redirect ? { redirect } : {}) };
 }
 
