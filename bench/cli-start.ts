@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { median } from "./stats.ts";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "rehearsal.js");
@@ -33,8 +34,6 @@ function processCpuSeconds(dir: string, args: string[]): number {
   rmSync(out);
   return (used.user + used.system) / 1e6;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** CPU-seconds of the CLI's start-up and of a 1000-episode run; each figure the median of `rounds`. */
 export async function benchCliStart(rounds = 3): Promise<Record<string, number | boolean>> {

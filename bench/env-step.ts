@@ -9,6 +9,7 @@ import { createRandom, weightedIndex } from "../src/core/random.ts";
 import { createChessEnvironment } from "../src/envs/chess/index.ts";
 import { createFrozenLakeEnvironment, FROZENLAKE_FAMILY, standardMap } from "../src/envs/frozenlake/index.ts";
 import { stepTables } from "../src/envs/frozenlake/tables.ts";
+import { median } from "./stats.ts";
 
 /** Gymnasium FrozenLake-v1 8x8 slippery, `env.step` with random actions, measured on this machine (constant). */
 export const GYMNASIUM_FROZENLAKE_STEPS_PER_CPU_SECOND = 97_000;
@@ -96,8 +97,6 @@ async function chessSteps(rounds: number): Promise<number> {
   await env.close();
   return steps / used;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /**
  * Steps per CPU-second of each symbolic family; FrozenLake's the median of 5 interleaved rounds of

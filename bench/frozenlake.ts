@@ -8,6 +8,7 @@ import { createRandomPolicy } from "../src/policies/random-policy.ts";
 import { runEpisodes } from "../src/rollout/index.ts";
 import { createMemoryStore, openSqliteStore, type RunStore } from "../src/store/index.ts";
 import { createBenchRun } from "./bench-run.ts";
+import { median } from "./stats.ts";
 
 export interface FrozenLakeBench {
   /** Environment steps per second with no store (the reference). */
@@ -38,7 +39,6 @@ async function measure(store: RunStore | undefined, episodes: number): Promise<n
 
 /** FrozenLake steps per second with and without store writes; each figure the median of 3 rounds. */
 export async function benchFrozenLake(episodes = 2000): Promise<FrozenLakeBench> {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
   const none: number[] = [];
   const memory: number[] = [];
   const sqlite: number[] = [];

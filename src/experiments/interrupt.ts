@@ -18,11 +18,6 @@ export function stopRequested(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
-/** The status an experiment ends with: `interrupted` when the stop came before it finished. */
-export function finalStatus(signal: AbortSignal | undefined): "interrupted" | "complete" {
-  return stopRequested(signal) ? "interrupted" : "complete";
-}
-
 /**
  * Runs one part unless a stop was requested: undefined when the signal aborted before it started or
  * while it ran (an error thrown because of the stop is the stop, not a failure; the part is dropped).

@@ -50,62 +50,67 @@ export async function searchTree(
   }
 
   let interrupted = false;
-  while (true) {
-    if (deps.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    state.round += 1;
-    state.counters.rounds += 1;
-    state.changed.clear();
-    // Queued nodes reach their states concurrently, one environment each; a slot whose node failed
-    // takes the next queued node.
-    while (free.length > 0 && state.queue.length > 0) {
-      const batch: ActiveNode[] = [];
-      while (free.length > 0 && state.queue.length > 0)
-        batch.push({ node: state.queue.shift() as SearchNode, slot: free.pop() as Slot });
-      const reached = await Promise.all(
-        batch.map(({ node, slot }) => guarded(run, node, () => activate(run, node, slot))),
+  // A prewarm still resetting an environment is awaited on every way out, a thrown error included,
+  // so that the caller never gets (or closes) an environment in the middle of a reset.
+  try {
+    while (true) {
+      if (deps.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      state.round += 1;
+      state.counters.rounds += 1;
+      state.changed.clear();
+      // Queued nodes reach their states concurrently, one environment each; a slot whose node failed
+      // takes the next queued node.
+      while (free.length > 0 && state.queue.length > 0) {
+        const batch: ActiveNode[] = [];
+        while (free.length > 0 && state.queue.length > 0)
+          batch.push({ node: state.queue.shift() as SearchNode, slot: free.pop() as Slot });
+        const reached = await Promise.all(
+          batch.map(({ node, slot }) => guarded(run, node, () => activate(run, node, slot))),
+        );
+        batch.forEach((entry, i) => {
+          if (reached[i]) active.push(entry);
+          else free.push(entry.slot);
+        });
+      }
+      // Environments left idle get the tree's task ready for the children to come.
+      warm.start(free);
+      active.sort((a, b) => a.node.seq - b.node.seq);
+      if (active.length === 0 && state.queue.length === 0) {
+        deps.onRound?.([...state.changed], state.counters);
+        break;
+      }
+      const k = probesOf(run, active.length, free.length);
+      const proposals = await propose(run, active, k);
+      const moves: Move[] = await captureAll(
+        active.map((entry, i) => branch(run, entry, proposals[i] as Proposal, k)),
       );
-      batch.forEach((entry, i) => {
-        if (reached[i]) active.push(entry);
+      const stillAlive = await move(run, active, moves);
+      const next: ActiveNode[] = [];
+      active.forEach((entry, i) => {
+        if (stillAlive[i]) next.push(entry);
         else free.push(entry.slot);
       });
+      active = next;
+      deps.onRound?.(
+        [...state.changed].sort((a, b) => a.seq - b.seq),
+        state.counters,
+      );
+      const done = state.leaves();
+      deps.onProgress?.({
+        treeId: spec.treeId,
+        taskId: spec.task.id,
+        alive: active.length,
+        queued: state.queue.length,
+        leaves: done.length,
+        successes: done.filter((n) => n.outcome?.success).length,
+        busyEnvs: active.length,
+      });
     }
-    // Environments left idle get the tree's task ready for the children to come.
-    warm.start(free);
-    active.sort((a, b) => a.node.seq - b.node.seq);
-    if (active.length === 0 && state.queue.length === 0) {
-      deps.onRound?.([...state.changed], state.counters);
-      break;
-    }
-    const k = probesOf(run, active.length, free.length);
-    const proposals = await propose(run, active, k);
-    const moves: Move[] = await captureAll(
-      active.map((entry, i) => branch(run, entry, proposals[i] as Proposal, k)),
-    );
-    const stillAlive = await move(run, active, moves);
-    const next: ActiveNode[] = [];
-    active.forEach((entry, i) => {
-      if (stillAlive[i]) next.push(entry);
-      else free.push(entry.slot);
-    });
-    active = next;
-    deps.onRound?.(
-      [...state.changed].sort((a, b) => a.seq - b.seq),
-      state.counters,
-    );
-    const done = state.leaves();
-    deps.onProgress?.({
-      treeId: spec.treeId,
-      taskId: spec.task.id,
-      alive: active.length,
-      queued: state.queue.length,
-      leaves: done.length,
-      successes: done.filter((n) => n.outcome?.success).length,
-      busyEnvs: active.length,
-    });
+  } finally {
+    await warm.settle();
   }
-  await warm.settle();
   return { nodes: state.nodes, counters: state.counters, interrupted };
 }

@@ -20,6 +20,7 @@ import {
   episodeStateProblem,
   episodeStatus,
   type ObservationCache,
+  observationSlot,
   observeEpisode,
   SHARED_MOVES,
   saveEpisode,
@@ -124,7 +125,7 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
     ep.truncated = !ep.terminated && ep.steps >= ep.horizon;
     const info = t.transitionInfo[outcome] as StepInfo;
     // The task's cached observation of the new state (what `observeEpisode` returns without an error).
-    const observation = ep.observations[to * 2 + (ep.truncated ? 1 : 0)] ?? this.observe(ep);
+    const observation = ep.observations[observationSlot(to, ep.truncated)] ?? this.observe(ep);
     return {
       observation,
       reward: tile === "G" ? 1 : 0,

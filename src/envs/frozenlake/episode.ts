@@ -135,12 +135,17 @@ function buildObservation(ep: Episode, showCoordinates: boolean): Observation {
  * The observation of an episode state; `error` defaults to the last step's error. Without an error
  * it is the task's cached one, frozen (copy before editing); with one, a fresh object around it.
  */
+/** The slot of `ep.observations` that caches the observation of `cell` (a cell index), truncated or not. */
+export function observationSlot(cell: number, truncated: boolean): number {
+  return cell * 2 + (truncated ? 1 : 0);
+}
+
 export function observeEpisode(
   ep: Episode,
   options: { showCoordinates: boolean; error?: ActionError | undefined },
 ): Observation {
   const error = "error" in options ? options.error : ep.lastError;
-  const index = (ep.cell.row * ep.map.size + ep.cell.col) * 2 + (ep.truncated ? 1 : 0);
+  const index = observationSlot(ep.cell.row * ep.map.size + ep.cell.col, ep.truncated);
   let shown = ep.observations[index];
   if (shown === undefined) {
     shown = Object.freeze(buildObservation(ep, options.showCoordinates));

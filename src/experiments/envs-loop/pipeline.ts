@@ -74,14 +74,13 @@ export async function runEnvsLoop(
     expertIteration: expertIteration(rounds[0]?.tasks ?? [], rounds[1]?.tasks ?? []),
     seconds: { ...seconds, total: (deps.runtime.clock.nowMs() - started) / 1000 },
   });
-  const partial = (rounds: EnvsLoopResults["rounds"]) => assemble(rounds);
   const round1 = await timed("search round 1", () =>
     searchRound(deps, plan, plan.basePolicy, train, searchSeed),
   );
-  if (stopped()) return partial([]);
+  if (stopped()) return assemble([]);
   const rounds1 = [{ round: 1, policy: "base", runId: round1.runId, tasks: round1.tasks }];
   const base = await timed("evaluation", () => evaluateOn(deps, plan, plan.basePolicy, tasks, evalSeed));
-  if (stopped()) return partial(rounds1);
+  if (stopped()) return assemble(rounds1);
   policies.push({ name: "base", policy: plan.basePolicy, eval: base.groups, perTask: base.perTask });
   for (const fraction of plan.fractions) {
     const exported = await timed("export", () =>
@@ -98,7 +97,7 @@ export async function runEnvsLoop(
       const ckpt = join(out, "checkpoints", `${weights}-${Math.round(fraction * 100)}pct.json`);
       const trained = await timed("sft", () => trainOn(plan, exported.file, weights, ckpt, options.seed));
       const ev = await timed("evaluation", () => evaluateOn(deps, plan, trained.policy, tasks, evalSeed));
-      if (stopped()) return partial(rounds1);
+      if (stopped()) return assemble(rounds1);
       policies.push({
         name,
         policy: trained.policy,
@@ -118,7 +117,7 @@ export async function runEnvsLoop(
     trainedOnes[0] as PolicyResult,
   );
   const round2 = await timed("search round 2", () => searchRound(deps, plan, best.policy, train, searchSeed));
-  if (stopped()) return partial(rounds1);
+  if (stopped()) return assemble(rounds1);
   return assemble(
     [...rounds1, { round: 2, policy: best.name, runId: round2.runId, tasks: round2.tasks }],
     best.name,

@@ -18,6 +18,7 @@ import { type ExperimentMaps, experimentMaps } from "./maps.ts";
 import { parseSklSdTrainOptions, type SklSdTrainConfig, type SklSdTrainOptionsInput } from "./options.ts";
 import { sklSdSvg, sklSdTable } from "./report.ts";
 import {
+  isControl,
   SD_ROWS,
   type SdRowName,
   type SklSdResults,
@@ -97,15 +98,15 @@ async function measureRow(
   };
   const train = await evaluateSplit(spec, policy, maps.trainIds, `${mix}:train`);
   const heldout = await evaluateSplit(spec, policy, maps.heldoutIds, `${mix}:heldout`);
-  const isControl = mix.startsWith("base+base");
+  const control = isControl(mix);
   return {
     seed,
     mix,
     examples: {
       base: parts[0]?.length ?? 0,
-      distill: isControl ? 0 : (parts[1]?.length ?? 0),
-      reflect: isControl ? 0 : (parts[2]?.length ?? 0),
-      ...(isControl ? { extraBase: parts[1]?.length ?? 0 } : {}),
+      distill: control ? 0 : (parts[1]?.length ?? 0),
+      reflect: control ? 0 : (parts[2]?.length ?? 0),
+      ...(control ? { extraBase: parts[1]?.length ?? 0 } : {}),
     },
     totalWeight: examples.reduce((a, e) => a + e.weight, 0),
     finalLoss: trained?.curve.at(-1)?.loss ?? null,

@@ -1,5 +1,5 @@
 import { renderLineChartSvg } from "../../knowledge/svg-chart.ts";
-import { CONTROL_OF, SD_CONTROLS, SD_MIXES, type SklSdResults, type SklSdRow } from "./results.ts";
+import { CONTROL_OF, isControl, SD_MIXES, type SklSdResults, type SklSdRow } from "./results.ts";
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
@@ -25,9 +25,6 @@ export function sklSdTable(results: SklSdResults): string {
 }
 
 const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
-
-type Control = (typeof SD_CONTROLS)[number];
-const isControl = (mix: string): mix is Control => (SD_CONTROLS as ReadonlyArray<string>).includes(mix);
 
 /**
  * pass@1 per mix (x: 0 random, 1 D_base, 2 +D_distill, 3 +D_reflect): means on both splits, held-out

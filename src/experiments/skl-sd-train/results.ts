@@ -20,6 +20,9 @@ export const CONTROL_OF = {
   "base+base(=distill)": "base+distill",
   "base+base(=distill+reflect)": "base+distill+reflect",
 } as const satisfies Record<(typeof SD_CONTROLS)[number], (typeof SD_MIXES)[number]>;
+/** Whether a row is one of the size-matched D_base controls. */
+export const isControl = (mix: string): mix is (typeof SD_CONTROLS)[number] =>
+  (SD_CONTROLS as ReadonlyArray<string>).includes(mix);
 export const SD_ROWS = [...SD_REFERENCES, ...SD_MIXES, ...SD_CONTROLS] as const;
 export type SdRowName = (typeof SD_ROWS)[number];
 

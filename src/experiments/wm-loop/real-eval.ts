@@ -57,11 +57,6 @@ export async function evaluateInReal(
         "experiment.wm_missing",
         "wm-loop evaluation: the WM-consulting policy needs a world model",
       );
-    if (options.wm && !deps.worldModel)
-      throw new InternalError(
-        "experiment.wm_missing",
-        "wm-loop evaluation: the WM-consulting policy needs a world model",
-      );
     const policy =
       options.wm && deps.worldModel
         ? createWmGatedPolicy(kind, params, deps.worldModel, options.wm)
