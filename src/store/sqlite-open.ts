@@ -22,23 +22,30 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /**
    * Appended steps are committed in batches: one transaction when `batchSteps` steps are waiting
-   * (default 256) or when a step is appended and the oldest waiting one is `batchMs` old (default 200),
-   * and always before any other operation but a start (finishing a trajectory commits its last steps
-   * in the same transaction), and on close. A step is durable once its batch commits; a killed process loses only
-   * the waiting steps of trajectories that are still running, never part of a batch, and never marks
-   * an episode complete that was not. `batchSteps: 1` commits every step on its own.
+   * (default 256; or 256 KiB of their text, so that a retry after a full disk fits the reserve file), or
+   * when the oldest waiting entry is `batchMs` old (default 200): checked at every call, and by an unref'd
+   * timer when no further call comes (a slow policy after an episode ended); always before any other
+   * operation but a start, an append or an end; and on close. `batchSteps: 1` commits every step on its
+   * own; `batchMs: 0` commits at every call (per-step and per-episode commits). A batch commits all at
+   * once or not at all: a killed process never leaves part of one, and never marks an episode complete
+   * that was not.
    *
-   * A trajectory's start joins the batch too (checked at once: a duplicate id or an unknown run throws
-   * from `startTrajectory`): it commits with the trajectory's first batch of steps, or with its end
-   * (then as one row with the final status), or with any other operation. Why: a short episode
-   * (FrozenLake: about 30 steps, well under a millisecond) paid for a second commit just for its start,
-   * about a fifth of the SQLite store's CPU time per episode (profile of `npm run bench -- rollout`:
-   * the start's own insert and commit took ~10 % of the run). What it gives up: a
-   * killed process leaves no trace of a started trajectory none of whose steps had committed (it had
-   * nothing durable to lose; a resumed run plays unfinished episodes again either way), and another
-   * connection sees a start only once the writer commits (at the latest when a step is appended
-   * `batchMs` after it, or at the episode's end). This connection's own reads see it at once.
-   * Tested: `test/store/sqlite-batch.test.ts`, `test/store/crash*.test.ts`.
+   * A trajectory's start and its end join the batch (both checked at once: a duplicate id, an unknown
+   * run or trajectory, finishing twice or appending after an end throw from the call that did it; an end
+   * whose trajectory another connection finished meanwhile is refused at the commit, like steps are). A
+   * start commits with the trajectory's first batch of steps, or with its end (then as one row with the
+   * final status); an end commits in the same transaction as the trajectory's last steps (or in a later
+   * one), so several short episodes share one commit. Why: a FrozenLake episode (about 30 steps, well
+   * under a millisecond) paid for a commit of its own at its end, and before that one for its start: the
+   * end's commit was the largest single cost of the SQLite store (~24 % of a 1000-episode run's CPU time
+   * in a profile of `runEpisodes`). What it gives up: a killed process loses the waiting entries, i.e.
+   * the episodes ended in the last `batchMs` (or fewer than a batch of steps ago) as well as the waiting
+   * steps of running ones; a resumed run plays them again. Another connection (or process: `rehearsal ui`,
+   * a reader of the file) sees a start or an end only once the writer commits, at the latest about
+   * `batchMs` later. This connection's own reads see them at once (a read commits the batch first).
+   * A timer commit that fails leaves the batch as it was; the next call (or `close`) commits it again and
+   * throws the failure (a typed StoreError for a failure of the store) to its caller.
+   * Tested: `test/store/sqlite-batch*.test.ts`, `test/store/crash*.test.ts`.
    */
   batchSteps?: number;
   batchMs?: number;

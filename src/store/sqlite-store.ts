@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createArtefactFiles } from "./artefact-files.ts";
+import { createBatchCommitter } from "./batch-commit.ts";
 import type { PageOptions, RunStore, TrajectoryFilter, TreeNodeFilter } from "./contract.ts";
 import * as encode from "./encode.ts";
 import * as encodeStep from "./encode-step.ts";
@@ -45,7 +46,8 @@ function nodeQuery(treeId: string, filter: TreeNodeFilter): NodeQuery {
  * are typed StoreErrors; see `createStoreHealth`.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
-  const batch = createStepBatch(parseBatchOptions(options), () => performance.now());
+  const batchOptions = parseBatchOptions(options);
+  const batch = createStepBatch(batchOptions, () => performance.now());
   const { db, path, version, readOnly } = openDatabase(options);
   const health = createStoreHealth({ dir: options.dir, path, readOnly });
   let st: Statements;
@@ -62,8 +64,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   );
   let closed = false;
 
+  /** Before every call: the store is open, and a failed timer commit is tried again and thrown. */
   function open(operation: string): void {
     if (closed) throw closedError(operation);
+    committer.recover(operation);
   }
   /** A read: a failure of the store comes out as its StoreError. Waiting steps are committed first. */
   function read<T>(operation: string, fn: () => T): T {
@@ -110,84 +114,50 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   /** The rules on the committed rows (inside a transaction). */
   const protocol = trajectoryProtocol((id) => st.trajectoryState.get({ id }));
   /**
-   * The rules for a step being appended: a trajectory with waiting steps goes on from the last one, and
-   * one whose start is waiting has no steps yet.
+   * The rules for a call: a trajectory whose end waits is finished, one with waiting steps goes on from
+   * the last one, and one whose start waits has no steps yet; otherwise its committed rows decide.
    */
-  const appendProtocol = trajectoryProtocol((id) => {
+  const callProtocol = trajectoryProtocol((id) => {
+    const end = batch.pendingEnd(id);
+    if (end !== undefined) return { status: end.status, step_count: 0 };
     const next = batch.nextIndex(id) ?? (batch.pendingStart(id) === undefined ? undefined : 0);
     return next === undefined ? st.trajectoryState.get({ id }) : { status: "running", step_count: next };
   });
-
+  const committer = createBatchCommitter({
+    db,
+    st,
+    batch,
+    batchMs: batchOptions.batchMs,
+    health,
+    observations,
+    protocol,
+    insertArtefactRows,
+  });
+  function commitBatch(operation: string): void {
+    committer.commit(operation);
+  }
   /**
-   * Inserts the waiting starts, then the waiting steps, checking each trajectory's committed rows where
-   * its steps begin (a trajectory started in this batch was checked when it was started and appended).
-   * `end`, the end of a trajectory whose start is waiting, goes into that start's row (one insert with
-   * the final status); returns whether it did.
+   * A step or an end joins the batch (`add` checks and adds it, and says whether the batch is now due):
+   * the batch commits when due, else later or by its timer. Nothing is written here but artefact files.
    */
-  function insertBatch(end?: encode.TrajectoryEndRow): boolean {
-    insertArtefactRows(batch.artefacts());
-    let ended = false;
-    for (const start of batch.starts()) {
-      const row = end !== undefined && start.id === end.id ? { ...start, ...end } : start;
-      if (row !== start) ended = true;
+  function joinBatch<R>(
+    operation: string,
+    add: () => { row: R; due: boolean },
+    takeBack: (row: R) => void,
+  ): void {
+    open(operation);
+    if (readOnly) health.beforeWrite(operation);
+    const { row, due } = health.guard(operation, add);
+    if (due) {
       try {
-        insert(() => st.insertTrajectory.run(row), {
-          foreignKey: () => unknownRunError(`startTrajectory(${row.id})`, row.run_id),
-          primaryKey: () => protocol.duplicate(row.id),
-        });
+        commitBatch(operation);
       } catch (error) {
-        batch.drop(row.id); // another connection took its id or deleted its run: it can never commit
+        takeBack(row); // this call's entry was not written; the earlier ones wait for the next commit
         throw error;
       }
     }
-    let current: string | undefined;
-    for (const row of batch.rows()) {
-      if (row.trajectory_id !== current) {
-        current = row.trajectory_id;
-        if (batch.pendingStart(current) === undefined) {
-          try {
-            protocol.checkAppend(current, row.idx);
-          } catch (error) {
-            batch.drop(current); // another connection finished it: these steps can never commit
-            throw error;
-          }
-        }
-      }
-      st.insertStep.run(
-        current,
-        row.idx,
-        row.action_type,
-        row.reward,
-        row.terminated,
-        row.truncated,
-        row.observation === null ? null : observations.idOf(row.observation),
-        row.data,
-      );
-    }
-    return ended;
+    committer.arm();
   }
-  /** Runs a transaction that inserts the batch; when it does not commit, the observations it stored are gone. */
-  function withBatch<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      observations.forget();
-      throw error;
-    }
-  }
-  const insertBatchTx = db.transaction(() => insertBatch());
-  function commitBatch(operation: string): void {
-    if (batch.size === 0) return;
-    writeNow(operation, () => withBatch(() => insertBatchTx.immediate()));
-    batch.clear();
-  }
-
-  const finishTx = db.transaction((row: encode.TrajectoryEndRow, pending: PendingArtefact[]) => {
-    const ended = insertBatch(row);
-    if (!ended) protocol.checkFinish(row.id);
-    insertArtefactRows(pending);
-    if (!ended) st.finishTrajectory.run({ ...row });
-  });
 
   const updateRunTx = db.transaction((id: string, patch: unknown) => {
     const row = st.getRun.get(id);
@@ -255,34 +225,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
         if (found?.run == null) throw unknownRunError(`startTrajectory(${row.id})`, row.run_id);
         batch.start(row);
       });
+      committer.arm();
     },
     appendStep(trajectoryId, step) {
-      const operation = "appendStep";
-      open(operation);
-      if (readOnly) health.beforeWrite(operation);
-      const { row, due } = health.guard(operation, () => {
+      const add = () => {
         const { row, pending } = encodeStep.encodeStep(trajectoryId, step);
-        appendProtocol.checkAppend(trajectoryId, row.idx);
+        callProtocol.checkAppend(trajectoryId, row.idx);
         writeFiles(pending);
         return { row, due: batch.add(row, pending) };
-      });
-      if (!due) return;
-      try {
-        commitBatch(operation);
-      } catch (error) {
-        batch.remove(row); // this step was not written; the earlier ones wait for the next commit
-        throw error;
-      }
+      };
+      joinBatch("appendStep", add, (row) => batch.remove(row));
     },
     finishTrajectory(trajectoryId, end) {
-      const operation = "finishTrajectory";
-      open(operation);
-      writeNow(operation, () => {
+      // The end joins the batch: it commits with its trajectory's last steps, or later.
+      const add = () => {
         const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
+        callProtocol.checkFinish(row.id);
         writeFiles(pending);
-        withBatch(() => finishTx.immediate(row, pending));
-        batch.clear();
-      });
+        return { row, due: batch.end(row, pending) };
+      };
+      joinBatch("finishTrajectory", add, (row) => batch.removeEnd(row.id));
     },
     getTrajectory(id) {
       return read("getTrajectory", () => {
@@ -384,10 +346,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       if (closed) return;
       let failure: unknown;
       try {
+        committer.recover("close");
         commitBatch("close");
       } catch (error) {
         failure = error;
       }
+      committer.stop();
       closed = true;
       if (!readOnly) leaveWalMode(db);
       db.close();

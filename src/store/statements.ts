@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { TrajectoryEndRow } from "./encode.ts";
 import type {
   ArtefactRow,
   NodeRow,
@@ -11,17 +12,21 @@ import type {
 } from "./rows.ts";
 
 type Db = Database.Database;
-/** A step row's columns in the order `insertStep` binds them. */
-type StepColumns = [
-  StepRow["trajectory_id"],
-  StepRow["idx"],
-  StepRow["action_type"],
-  StepRow["reward"],
-  StepRow["terminated"],
-  StepRow["truncated"],
-  number | null,
-  StepRow["data"],
-];
+/** A step row's columns, in the order `insertSteps` binds them (one row after the other). */
+export type StepColumn =
+  | StepRow["trajectory_id"]
+  | StepRow["idx"]
+  | StepRow["action_type"]
+  | StepRow["reward"]
+  | StepRow["data"]
+  | null;
+export const STEP_COLUMNS = 8;
+/**
+ * The sizes (rows per statement) of the step inserts, biggest first: a batch goes in as few executions
+ * as these sizes allow. One execution per 32 rows instead of one per row took ~35 % off the insert cost
+ * per step (a bare better-sqlite3 loop of FrozenLake-sized rows: ~5 µs a row alone, ~3 µs in groups).
+ */
+export const STEP_INSERT_SIZES = [32, 8, 1] as const;
 type Stmt<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
 /** Filter parameters: null means "any". */
@@ -115,12 +120,17 @@ export function prepareStatements(db: Db) {
       ORDER BY episode_index, id LIMIT @limit`) as Stmt<[TrajectoryPageQuery], TrajectoryRowWithCount>,
     finishTrajectory: db.prepare(`UPDATE trajectories SET status = @status, ended_at_ms = @ended_at_ms,
       outcome = @outcome, error = @error, final_observation = @final_observation WHERE id = @id`) as Stmt<
-      [Record<string, unknown>]
+      [TrajectoryEndRow]
     >,
 
     // Positional parameters: binding them costs less than naming them, and this runs for every step.
-    insertStep: db.prepare(`INSERT INTO steps (trajectory_id, idx, action_type, reward, terminated, truncated,
-      observation_id, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`) as Stmt<StepColumns>,
+    insertSteps: STEP_INSERT_SIZES.map(
+      (rows) =>
+        db.prepare(`INSERT INTO steps (trajectory_id, idx, action_type, reward, terminated, truncated,
+      observation_id, data) VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`) as Stmt<
+          [StepColumn[]]
+        >,
+    ),
     insertObservation: db.prepare("INSERT INTO observations (text) VALUES (?)") as Stmt<[string]>,
     stepDataPage: db
       .prepare(`SELECT ${STEP_TEXT} FROM steps WHERE trajectory_id = ? AND idx >= ? AND idx < ? ORDER BY idx`)

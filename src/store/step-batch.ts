@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { UserError } from "../core/index.ts";
-import type { PendingArtefact } from "./encode.ts";
+import type { PendingArtefact, TrajectoryEndRow } from "./encode.ts";
 import type { StepRow, TrajectoryRow } from "./rows.ts";
 
 /** Defaults of the SQLite store's step batching (see `SqliteStoreOptions`). */
 export const DEFAULT_BATCH_STEPS = 256;
 export const DEFAULT_BATCH_MS = 200;
+/**
+ * A batch is also due once its rows hold this many characters of text: a commit that failed on a full
+ * disk is tried again in the room of the store's reserve file (`RESERVE_BYTES`, 1 MiB), so the batch must
+ * fit there with its pages' overhead (a step of a few KB fills a 4 KB page of its own).
+ */
+export const BATCH_MAX_CHARS = 256 * 1024;
 
 export const StepBatchOptionsSchema = z.object({
   batchSteps: z.number().int().positive().default(DEFAULT_BATCH_STEPS),
@@ -27,14 +33,19 @@ export function parseBatchOptions(options: { batchSteps?: number; batchMs?: numb
 
 /**
  * Steps appended but not yet committed, in append order, with their screenshot artefacts (whose files
- * are already written), and the trajectories started since the last commit (their rows go in first).
- * A batch is due when it holds `batchSteps` steps or its oldest entry waited `batchMs` milliseconds; the
- * store commits it in one transaction then, and before any other operation but a start.
- * Artefact rows stay with the batch even when a step is taken back: a row for a written file is harmless.
+ * are already written), the trajectories started since the last commit (their rows go in first) and the
+ * ends of trajectories finished since (they go in last, so an end commits with all its steps).
+ * A batch is due when it holds `batchSteps` steps, or `BATCH_MAX_CHARS` of text, or its oldest entry
+ * waited `batchMs` milliseconds; the store commits it in one transaction then, and before any other
+ * operation but a start.
+ * Artefact rows stay with the batch even when a step or an end is taken back: a row for a written file
+ * is harmless.
  */
 export interface StepBatch {
-  /** Waiting steps and starts. */
+  /** Waiting steps, starts and ends. */
   readonly size: number;
+  /** Milliseconds since the oldest waiting entry joined (0 when empty). */
+  age(): number;
   /** Adds a trajectory's start (its row as inserted). */
   start(row: TrajectoryRow): void;
   /** The waiting start of `trajectoryId`, when it has not been committed yet. */
@@ -47,8 +58,15 @@ export interface StepBatch {
   /** Takes back a step whose commit failed (the caller is told that step was not written). */
   remove(row: StepRow): void;
   rows(): ReadonlyArray<StepRow>;
+  /** Adds a trajectory's end; returns whether the batch is now due. */
+  end(row: TrajectoryEndRow, pending: ReadonlyArray<PendingArtefact>): boolean;
+  /** The waiting end of `trajectoryId`. */
+  pendingEnd(trajectoryId: string): TrajectoryEndRow | undefined;
+  ends(): Iterable<TrajectoryEndRow>;
+  /** Takes back an end whose commit failed. */
+  removeEnd(trajectoryId: string): void;
   artefacts(): ReadonlyArray<PendingArtefact>;
-  /** Drops the steps (and a waiting start) of one trajectory (they can never commit). */
+  /** Drops the steps, the waiting start and the waiting end of one trajectory (they can never commit). */
   drop(trajectoryId: string): void;
   /** After a commit. */
   clear(): void;
@@ -59,20 +77,44 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
   let artefacts: PendingArtefact[] = [];
   const next = new Map<string, number>();
   const starts = new Map<string, TrajectoryRow>();
+  const ends = new Map<string, TrajectoryEndRow>();
   let firstAt = 0;
+  /** Characters of text in the waiting steps and ends. */
+  let chars = 0;
 
+  function size(): number {
+    return rows.length + starts.size + ends.size;
+  }
+  /** Called before an entry joins: the batch's age counts from its first entry. */
+  function joining(): void {
+    if (size() === 0) firstAt = now();
+  }
   function keep(kept: StepRow[]): void {
     rows = kept;
     next.clear();
-    for (const row of rows) next.set(row.trajectory_id, row.idx + 1);
+    chars = 0;
+    for (const row of rows) {
+      next.set(row.trajectory_id, row.idx + 1);
+      chars += charsOf(row);
+    }
+    for (const end of ends.values()) chars += endChars(end);
+  }
+  function due(): boolean {
+    return (
+      rows.length >= options.batchSteps || chars >= BATCH_MAX_CHARS || now() - firstAt >= options.batchMs
+    );
+  }
+  function keepArtefacts(pending: ReadonlyArray<PendingArtefact>): void {
+    for (const a of pending) artefacts.push(a);
   }
 
   return {
     get size() {
-      return rows.length + starts.size;
+      return size();
     },
+    age: () => (size() === 0 ? 0 : now() - firstAt),
     start(row) {
-      if (rows.length + starts.size === 0) firstAt = now();
+      joining();
       starts.set(row.id, row);
     },
     pendingStart: (trajectoryId) => starts.get(trajectoryId),
@@ -81,19 +123,35 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
       return next.get(trajectoryId);
     },
     add(row, pending) {
-      if (rows.length + starts.size === 0) firstAt = now();
+      joining();
       rows.push(row);
-      for (const a of pending) artefacts.push(a);
+      keepArtefacts(pending);
       next.set(row.trajectory_id, row.idx + 1);
-      return rows.length >= options.batchSteps || now() - firstAt >= options.batchMs;
+      chars += charsOf(row);
+      return due();
     },
     remove(row) {
       keep(rows.filter((r) => r !== row));
     },
     rows: () => rows,
+    end(row, pending) {
+      joining();
+      ends.set(row.id, row);
+      keepArtefacts(pending);
+      chars += endChars(row);
+      return due();
+    },
+    pendingEnd: (trajectoryId) => ends.get(trajectoryId),
+    ends: () => ends.values(),
+    removeEnd(trajectoryId) {
+      const end = ends.get(trajectoryId);
+      if (end !== undefined) chars -= endChars(end);
+      ends.delete(trajectoryId);
+    },
     artefacts: () => artefacts,
     drop(trajectoryId) {
       starts.delete(trajectoryId);
+      ends.delete(trajectoryId);
       keep(rows.filter((row) => row.trajectory_id !== trajectoryId));
     },
     clear() {
@@ -101,6 +159,16 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
       artefacts = [];
       next.clear();
       starts.clear();
+      ends.clear();
+      chars = 0;
     },
   };
+}
+
+function charsOf(row: StepRow): number {
+  return row.data.length + (row.observation?.length ?? 0);
+}
+
+function endChars(end: TrajectoryEndRow): number {
+  return (end.final_observation?.length ?? 0) + (end.outcome?.length ?? 0) + (end.error?.length ?? 0);
 }

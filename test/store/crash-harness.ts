@@ -7,13 +7,16 @@ import { buildSync } from "esbuild";
 import { expect } from "vitest";
 import { sha256Hex } from "../../src/core/index.ts";
 import { DATABASE_FILE, openSqliteStore } from "../../src/store/index.ts";
+import { DEFAULT_BATCH_STEPS } from "../../src/store/step-batch.ts";
 import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
 
 /*
  * The crash tests' side: start crash-writer.ts in a child process and check the database after killing
- * it. After every kill the database must be intact, every finished trajectory whole, every journalled
- * (finished and acknowledged) trajectory present, and nothing marked finished that the writer had not
- * finished.
+ * it. After every kill the database must be intact, every finished trajectory whole, and nothing marked
+ * finished that the writer had not finished. An end joins the store's batch (it commits with its last
+ * steps, or later), so the ends a kill loses are the last ones the writer journalled: a suffix of each
+ * writer's journal, holding fewer than a batch of uncommitted steps; every journalled end before them is
+ * in the database with its status.
  */
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -55,12 +58,26 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Waits (polling, generous limit) until the journal records a finished episode of `generation`. */
+/** Waits (polling, generous limit) until the database holds a finished episode of `generation`. */
 export async function waitForFinished(dir: string, generation: number, limitMs = 120_000): Promise<void> {
-  const path = join(dir, JOURNAL_FILE);
+  const path = join(dir, DATABASE_FILE);
   const deadline = performance.now() + limitMs;
-  const finished = new RegExp(`^g${generation}-e\\d+ (complete|infra_failed)$`, "m");
-  while (!(existsSync(path) && finished.test(readFileSync(path, "utf8")))) {
+  const committed = () => {
+    if (!existsSync(path)) return false;
+    const db = new Database(path, { readonly: true });
+    try {
+      return (
+        db
+          .prepare("SELECT 1 FROM trajectories WHERE id LIKE ? AND status != 'running' LIMIT 1")
+          .get(`g${generation}-e%`) !== undefined
+      );
+    } catch {
+      return false; // not created or migrated yet
+    } finally {
+      db.close();
+    }
+  };
+  while (!committed()) {
     if (performance.now() > deadline)
       throw new Error(`writer ${generation} finished no episode in ${limitMs} ms`);
     await sleep(5);
@@ -102,7 +119,7 @@ export function startWriter(dir: string, generation: number, batchSteps?: number
 }
 
 interface Journal {
-  /** id → status, for every complete end line. */
+  /** id → status, for every complete end line, in journal order. */
   finished: Map<string, string>;
   /** Ids whose startTrajectory returned. */
   started: Set<string>;
@@ -134,12 +151,14 @@ export interface Stats {
   interrupted: number;
   /** Steps committed to trajectories that are still running. */
   runningSteps: number;
+  /** Ends the writer journalled (finishTrajectory returned) that the kill lost: still running or absent. */
+  lostEnds: number;
 }
 
 /**
  * Checks the database after a kill; `generation` limits the deep checks (undefined: all). With
- * `batchSteps`, a running trajectory holds whole batches only (the writer starts each episode on an
- * empty batch, and a batch commits all at once or not at all).
+ * `batchSteps` (the writer commits only when that many steps wait), each writer's committed steps are
+ * whole batches (a batch commits all at once or not at all).
  */
 export function verify(dir: string, generation: number | undefined, batchSteps?: number): Stats {
   const db = new Database(join(dir, DATABASE_FILE));
@@ -151,7 +170,8 @@ export function verify(dir: string, generation: number | undefined, batchSteps?:
   const store = openSqliteStore({ dir });
   try {
     const headers = store.listTrajectories(CRASH_RUN_ID);
-    const stats: Stats = { finished: 0, running: 0, interrupted: 0, runningSteps: 0 };
+    const stats: Stats = { finished: 0, running: 0, interrupted: 0, runningSteps: 0, lostEnds: 0 };
+    const stepsByGeneration = new Map<number, number>();
     for (const id of journal.started) {
       if (generation !== undefined && !id.startsWith(`g${generation}-`)) continue;
       if (journal.finished.has(id)) continue;
@@ -169,6 +189,7 @@ export function verify(dir: string, generation: number | undefined, batchSteps?:
       const t = store.getTrajectory(header.id);
       expect(t).toBeDefined();
       if (!t) continue;
+      stepsByGeneration.set(gen, (stepsByGeneration.get(gen) ?? 0) + t.steps.length);
       expect(t.steps.map((s) => s.index)).toEqual([...Array(t.steps.length).keys()]);
       expect(t.steps.length).toBe(header.stepCount);
       for (const s of t.steps) {
@@ -185,8 +206,6 @@ export function verify(dir: string, generation: number | undefined, batchSteps?:
         stats.running += 1;
         stats.runningSteps += t.steps.length;
         expect(t.steps.length).toBeLessThanOrEqual(intended);
-        if (batchSteps !== undefined) expect(t.steps.length % batchSteps, `steps of running ${t.id}`).toBe(0);
-        expect(journal.finished.has(t.id)).toBe(false);
       } else {
         stats.finished += 1;
         // Nothing is finished that the writer had not finished: all intended steps are there.
@@ -203,13 +222,35 @@ export function verify(dir: string, generation: number | undefined, batchSteps?:
     }
     for (const count of byGeneration.values()) expect(count).toBeLessThanOrEqual(1);
 
-    // Every acknowledged trajectory is in the database, finished, with the journalled status.
+    if (batchSteps !== undefined) {
+      for (const [gen, steps] of stepsByGeneration) expect(steps % batchSteps, `steps of g${gen}`).toBe(0);
+    }
+    // Each writer's journalled ends: those in the database (finished, whole, with the journalled
+    // status) come first; the lost ones after them, with fewer than a batch of steps not committed.
+    const byId = new Map(headers.map((h) => [h.id, h]));
+    const lost = new Map<string, { ends: number; uncommitted: number }>();
     for (const [id, status] of journal.finished) {
       if (generation !== undefined && !id.startsWith(`g${generation}-`)) continue;
-      const header = headers.find((h) => h.id === id);
-      expect(header, `journalled ${id}`).toBeDefined();
-      expect(header?.status).toBe(status);
-      expect(header?.stepCount).toBe(header?.meta.intended);
+      const gen = id.split("-")[0] ?? "";
+      const header = byId.get(id);
+      const lostOf = lost.get(gen);
+      if (header !== undefined && header.status !== "running") {
+        expect(lostOf, `${id} committed after a lost end of ${gen}`).toBeUndefined();
+        expect(header.status).toBe(status);
+        expect(header.stepCount).toBe(header.meta.intended);
+        continue;
+      }
+      // (An absent one had its start and every step waiting in the batch.)
+      const entry = lostOf ?? { ends: 0, uncommitted: 0 };
+      entry.ends += 1;
+      if (header !== undefined) entry.uncommitted += (header.meta.intended as number) - header.stepCount;
+      lost.set(gen, entry);
+      stats.lostEnds += 1;
+    }
+    for (const [gen, { uncommitted }] of lost) {
+      expect(uncommitted, `uncommitted steps of ${gen}'s lost ends`).toBeLessThan(
+        batchSteps ?? DEFAULT_BATCH_STEPS,
+      );
     }
     return stats;
   } finally {

@@ -1,9 +1,11 @@
 /**
  * Child process of crash.test.ts: writes episodes to the SQLite store in `dir` until it is killed.
  *   node --import tsx test/store/crash-writer.ts <dir> <generation> [<batchSteps>]
- * With batchSteps, steps commit in batches of exactly that many (no time limit) or at finishTrajectory.
+ * With batchSteps, steps (and the starts and ends between them) commit in batches of exactly that many
+ * steps (no time limit), and the writer pauses a few milliseconds after each start, while the previous
+ * episode's end waits in the batch (so that kills land between an end and its commit).
  * After each startTrajectory returns it appends "<id> started" to dir/journal.log, and after each
- * finishTrajectory returns "<id> <status>". It waits for a "go" line on stdin before opening the store
+ * finishTrajectory returns "<id> <status>" (the end may still wait in the store's batch). It waits for a "go" line on stdin before opening the store
  * (the parent starts the next writer while the current one runs), and prints "ready"
  * once the store is open. Every step is deterministic from (generation, episode, index), so the parent
  * can check contents.
@@ -16,6 +18,9 @@ import { CRASH_RUN_ID, crashStepRaw, JOURNAL_FILE } from "./crash-shared.ts";
 
 /** The writer exits on its own after this long, so an orphan never runs forever. */
 const MAX_RUNTIME_MS = 30_000;
+/** The batched writer's pause after a start (the previous end is waiting then). */
+const PAUSE_MS = 8;
+const pause = new Int32Array(new SharedArrayBuffer(4));
 
 function bytesOf(random: ReturnType<typeof createRandom>, size: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(size);
@@ -69,6 +74,7 @@ function main(): void {
       meta: { intended, generation },
     });
     appendFileSync(journal, `${id} started\n`);
+    if (batchArg !== undefined && episode > 0) Atomics.wait(pause, 0, 0, PAUSE_MS);
     for (let index = 0; index < intended; index++) {
       let screenshot: Image | undefined;
       const roll = random.next();

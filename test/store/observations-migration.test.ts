@@ -119,7 +119,7 @@ describe("observations stored once (schema 3)", () => {
   it("forgets the observations of a batch that did not commit, so later steps never reference them", () => {
     const dir = temp.make();
     const store = openSqliteStore({ dir, batchSteps: 100, batchMs: 1e9 });
-    const other = openSqliteStore({ dir });
+    const other = openSqliteStore({ dir, batchMs: 0 }); // commits its end at once
     store.createRun({ id: "r", kind: "run", seed: "s", config: {}, codeVersion: "v", createdAtMs: 0 });
     const observation: Observation = Object.freeze({ text: "shared" });
     const step = (index: number) => ({

@@ -48,21 +48,25 @@ describe("sqlite store step batches", () => {
     other.close();
   });
 
-  it("finishTrajectory commits the waiting steps with the end, and close commits what waits", () => {
+  it("an end waits in the batch and commits with its trajectory's last steps, and close commits what waits", () => {
     const { dir, store, other, committed, status } = open();
     store.appendStep("t1", step(0));
     store.appendStep("t1", step(1));
     store.finishTrajectory("t1", { status: "complete", endedAtMs: 9 });
-    expect([committed(), status()]).toEqual([2, "complete"]);
+    // The end waits with the last steps: a killed process would leave t1 running with no steps.
+    expect([committed(), status()]).toEqual([0, "running"]);
     store.startTrajectory(newTrajectory("t2", { episodeIndex: 1 }));
     store.appendStep("t2", step(0));
-    expect(committed()).toBe(2);
-    store.close();
+    // The batch is due (3 steps): t1's steps and end commit together, with t2's start and first step.
+    expect([committed(), status()]).toEqual([3, "complete"]);
+    store.appendStep("t2", step(1));
     expect(committed()).toBe(3);
+    store.close();
+    expect(committed()).toBe(4);
     other.close();
     const reopened = openSqliteStore({ dir });
     expect(reopened.getTrajectory("t2")?.status).toBe("running");
-    expect(reopened.getTrajectory("t2")?.steps).toHaveLength(1);
+    expect(reopened.getTrajectory("t2")?.steps).toHaveLength(2);
     reopened.close();
   });
 
@@ -76,6 +80,8 @@ describe("sqlite store step batches", () => {
     const steps = (id: string) =>
       raw.prepare("SELECT COUNT(*) FROM steps WHERE trajectory_id = ?").pluck().get(id) as number;
     store.finishTrajectory("t1", { status: "complete", endedAtMs: 1 });
+    expect(status()).toBe("running"); // the end waits in the batch
+    store.listRuns(); // a read commits it
     expect(status()).toBe("complete");
     // A waiting start is checked when it is made: a duplicate id or an unknown run throws at once.
     store.startTrajectory(newTrajectory("t2", { episodeIndex: 1 }));
@@ -96,6 +102,8 @@ describe("sqlite store step batches", () => {
     store.appendStep("t3", step(0));
     expect(row("t3")).toBeUndefined();
     store.finishTrajectory("t3", { status: "complete", endedAtMs: 5 });
+    expect(row("t3")).toBeUndefined();
+    store.listRuns();
     expect([row("t3"), steps("t3")]).toEqual([{ status: "complete", ended_at_ms: 5 }, 1]);
     expect(codeOf(() => store.finishTrajectory("t3", { status: "complete", endedAtMs: 6 }))).toBe(
       STORE_ERROR_CODES.trajectoryFinished,
@@ -119,13 +127,15 @@ describe("sqlite store step batches", () => {
     other.close();
   });
 
-  it("batchMs 0 and batchSteps 1 commit every step on its own", () => {
+  it("batchMs 0 and batchSteps 1 commit every step on its own; batchMs 0 every end too", () => {
     for (const options of [{ batchMs: 0 }, { batchSteps: 1 }]) {
-      const { store, other, committed } = open(options);
+      const { store, other, committed, status } = open(options);
       store.appendStep("t1", step(0));
       expect(committed()).toBe(1);
       store.appendStep("t1", step(1));
       expect(committed()).toBe(2);
+      store.finishTrajectory("t1", { status: "complete", endedAtMs: 3 });
+      expect(status()).toBe(options.batchMs === 0 ? "complete" : "running");
       store.close();
       other.close();
     }

@@ -136,7 +136,10 @@ describe("sqlite store", () => {
     expect(reader.listTrajectories("r")).toEqual([]);
     expect(writer.listTrajectories("r").map((h) => h.id)).toEqual(["t"]);
     expect(reader.listTrajectories("r").map((h) => h.id)).toEqual(["t"]);
+    // An end waits in the batch too: the reader sees it once the writer commits.
     writer.finishTrajectory("t", { status: "aborted", endedAtMs: 2 });
+    expect(reader.getTrajectory("t")?.status).toBe("running");
+    expect(writer.getTrajectory("t")?.status).toBe("aborted");
     expect(reader.getTrajectory("t")?.status).toBe("aborted");
     writer.close();
     reader.close();
