@@ -2,13 +2,17 @@
 // live browser contexts, and the share of time spent reaching children's states (restore or replay).
 // A second pass hides the snapshot capability so every child is reached by reset + replay. How the
 // children's states were reached is reported too: restores in the live page or on a freshly reset
-// page, and episodes started in a new browser context or in the previous episode's (reused).
+// page, and episodes started in a new browser context or in the previous episode's (reused). Where the
+// time goes: CPU ms per environment step by process (node, Chromium's browser process, renderers, GPU
+// process, utilities; from /proc), the cores they keep busy, and the environment operations in flight
+// (time-weighted mean, and the share of the search's time with at least 1..4 in flight).
 import { createRuntime, type Environment } from "../src/core/index.ts";
 import { systemClock } from "../src/core/system-runtime.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../src/envs/web/index.ts";
 import { createHeuristicWebPolicy } from "../src/policies/heuristic-web/heuristic-web-policy.ts";
 import { runSearch, SearchConfigSchema } from "../src/search/index.ts";
 import { createMemoryStore } from "../src/store/index.ts";
+import { cpuSample, cpuSpent, InFlight } from "./search-probe.ts";
 
 const TASKS = ["login-user", "enter-password", "click-checkboxes", "settings-toggles"];
 
@@ -33,6 +37,8 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
     webEnvs.push(env);
     envs.push(replayOnly ? hideSnapshot(env) : env);
   }
+  const inFlight = new InFlight();
+  const tracked = envs.map((e) => inFlight.track(e));
   const store = createMemoryStore();
   store.createRun({
     id: "bench",
@@ -44,10 +50,11 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   });
   const tasks = TASKS.map((id) => (envs[0] as Environment).suite.get(id));
   const config = SearchConfigSchema.parse({ maxLiveEnvs: liveEnvs, maxNodesPerTree: 16 });
+  const cpuBefore = cpuSample();
   const start = performance.now();
   const result = await runSearch(
     {
-      envs,
+      envs: tracked,
       policy: createHeuristicWebPolicy(),
       runtime: createRuntime({ seed: "b", clock: systemClock }),
       store,
@@ -55,6 +62,8 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
     { runId: "bench", seed: "b", tasks, config },
   );
   const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuSpent(cpuBefore, cpuSample());
+  const flight = inFlight.figures();
   const sum = (f: (e: WebEnvironment) => number) => webEnvs.reduce((a, e) => a + f(e), 0);
   const ways = {
     inPageRestores: sum((e) => e.restoreStats().inPage),
@@ -65,7 +74,20 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   for (const e of envs) await e.close();
   const envSteps = result.tasks.reduce((a, t) => a + t.counters.envSteps, 0);
   const replayMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
-  return { stepsPerSecond: envSteps / seconds, replayShare: replayMs / 1000 / seconds, envSteps, ...ways };
+  const cpuMs = Object.values(cpu).reduce((a, b) => a + b, 0);
+  const perStep: Record<string, number> = {};
+  for (const [kind, ms] of Object.entries(cpu)) if (ms > 0) perStep[`cpuMsPerStep_${kind}`] = ms / envSteps;
+  return {
+    stepsPerSecond: envSteps / seconds,
+    replayShare: replayMs / 1000 / seconds,
+    envSteps,
+    ...ways,
+    cpuMsPerStep: cpuMs / envSteps,
+    coresBusy: cpuMs / 1000 / seconds,
+    ...perStep,
+    inFlightMean: flight.mean,
+    ...Object.fromEntries(flight.atLeast.map((share, i) => [`inFlightAtLeast${i + 1}Share`, share])),
+  };
 }
 
 export async function benchSearch(): Promise<Record<string, number>> {
@@ -74,13 +96,8 @@ export async function benchSearch(): Promise<Record<string, number>> {
   try {
     await measure(pool, 1, false); // warm-up: browser launch, JIT
     for (const live of [1, 2, 4]) {
-      const r = await measure(pool, live, false);
-      out[`stepsPerSecond_${live}ctx`] = r.stepsPerSecond;
-      out[`replayShare_${live}ctx`] = r.replayShare;
-      out[`inPageRestores_${live}ctx`] = r.inPageRestores;
-      out[`freshRestores_${live}ctx`] = r.freshRestores;
-      out[`contextsOpened_${live}ctx`] = r.contextsOpened;
-      out[`contextsReused_${live}ctx`] = r.contextsReused;
+      const { envSteps: _steps, ...r } = await measure(pool, live, false);
+      for (const [name, value] of Object.entries(r)) out[`${name}_${live}ctx`] = value;
     }
     const base = out.stepsPerSecond_1ctx ?? 1;
     out.speedup_2ctx = (out.stepsPerSecond_2ctx ?? 0) / base;

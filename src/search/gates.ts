@@ -56,6 +56,15 @@ export function decideBranching(node: GateNode, bucketing: Bucketing, config: Se
   return { reason: "branch", primary, children };
 }
 
+/**
+ * Whether a node may still pass the gates at a later step: false once a gate it fails can never pass
+ * again (its step only grows, its budget only shrinks, and a node that does not branch stays unbranched).
+ */
+export function mayBranchLater(node: GateNode, config: SearchConfig): boolean {
+  if (config.perStepCap <= 0 || node.budget <= 0 || node.step >= hardCutoffOf(config)) return false;
+  return node.hasBranched || node.step < config.lateStepDeferral;
+}
+
 export type EndReason = "done" | "fail" | "terminated" | "horizon" | "repeated_action" | "consecutive_waits";
 
 /**

@@ -8,51 +8,64 @@ import type { Slot } from "./tree-phases.ts";
  * fingerprint), so the search may call it on an idle environment at any time.
  */
 export interface Prewarmable {
-  prewarm(target: { taskId: string; seed: number }): Promise<void>;
+  prewarm(target: PrewarmTarget): Promise<void>;
+}
+
+/** The task and seed a prewarm loads. */
+export interface PrewarmTarget {
+  taskId: string;
+  seed: number;
 }
 
 function prewarmable(env: Environment): env is Environment & Prewarmable {
   return typeof (env as Partial<Prewarmable>).prewarm === "function";
 }
 
+const keyOf = (t: PrewarmTarget) => `${t.seed}:${t.taskId}`;
+
 /**
- * Idle environments of a tree made ready for its children while the tree's first nodes work: each
- * free slot is prewarmed once per tree, in the background; a child that takes the slot waits for
- * it first (that wait counts as reaching its state). Only slots without noise (a noise slot keeps
- * the noise layer's own episode state) whose environment can restore snapshots are prewarmed.
+ * Idle environments made ready for a tree's children while the tree's first nodes work: each free
+ * slot is prewarmed once per target, in the background; a node that takes the slot waits for it first
+ * (that wait counts as reaching its state). A search keeps one for all its trees, so that the
+ * environments a tree can no longer use are prewarmed for the next tree's task (see `searchTree`).
+ * Only slots without noise (a noise slot keeps the noise layer's own episode state) whose environment
+ * can restore snapshots are prewarmed. An environment's prewarms run one after another.
  */
 export class Prewarm {
-  private readonly pending = new Map<Slot, Promise<void>>();
-  private readonly warmed = new Set<Slot>();
+  private readonly pending = new Map<Environment, Promise<void>>();
+  /** The target each environment was last prewarmed for. */
+  private readonly warmed = new Map<Environment, string>();
 
-  constructor(
-    private readonly target: { taskId: string; seed: number },
-    private readonly logger: Logger,
-  ) {}
+  constructor(private readonly logger: Logger) {}
 
-  /** Starts prewarming the free slots not prewarmed in this tree yet. */
-  start(free: ReadonlyArray<Slot>): void {
+  /** Starts prewarming, for `target`, the free slots not prewarmed for it last. */
+  start(free: ReadonlyArray<Slot>, target: PrewarmTarget): void {
+    const key = keyOf(target);
     for (const slot of free) {
       const env = slot.env;
-      if (this.warmed.has(slot) || slot.noise || !env.capabilities.snapshot || !prewarmable(env)) continue;
-      this.warmed.add(slot);
-      const run = env.prewarm(this.target).catch((error: unknown) => {
-        // The child's own restore does the real work and reports what fails.
-        this.logger.debug("prewarm failed", { taskId: this.target.taskId, error: (error as Error).message });
-      });
-      this.pending.set(slot, run);
+      if (this.warmed.get(env) === key || slot.noise || !env.capabilities.snapshot || !prewarmable(env))
+        continue;
+      this.warmed.set(env, key);
+      const before = this.pending.get(env) ?? Promise.resolve();
+      const run = before.then(() =>
+        env.prewarm(target).catch((error: unknown) => {
+          // The node's own restore does the real work and reports what fails.
+          this.logger.debug("prewarm failed", { taskId: target.taskId, error: (error as Error).message });
+        }),
+      );
+      this.pending.set(env, run);
     }
   }
 
-  /** Waits until `slot`'s prewarm, if any, is done. */
+  /** Waits until `slot`'s prewarms, if any, are done. */
   async ready(slot: Slot): Promise<void> {
-    const run = this.pending.get(slot);
+    const run = this.pending.get(slot.env);
     if (!run) return;
-    this.pending.delete(slot);
+    this.pending.delete(slot.env);
     await run;
   }
 
-  /** Waits for every prewarm still running (before the tree returns its environments). */
+  /** Waits for every prewarm still running (before the search returns its environments). */
   async settle(): Promise<void> {
     const runs = [...this.pending.values()];
     this.pending.clear();

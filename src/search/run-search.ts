@@ -5,6 +5,7 @@ import type { RunStore } from "../store/contract.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import { loadTreeNodes, nodeToRecord, storedCounters } from "./persistence.ts";
+import { Prewarm, type PrewarmTarget } from "./prewarm.ts";
 import { type TreeStats, treeStats } from "./report.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import { searchTree } from "./tree-search.ts";
@@ -60,57 +61,78 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
   const results: TaskSearchResult[] = [];
   let interrupted = false;
   const noise = spec.noise ?? noiseOf(spec.config);
-  for (const [i, task] of spec.tasks.entries()) {
-    const treeId = treeIdOf(spec.runId, task.id);
-    const seed = searchSeedOf(spec.seed, task.id);
-    const existing = store.getTree(treeId);
-    if (existing?.status === "complete") {
-      const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
-      const counters = storedCounters(existing);
-      results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
-      continue;
-    }
-    if (deps.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    const resume = existing ? loadTreeNodes(store, treeId) : undefined;
-    const previous = storedCounters(existing);
-    const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
-      store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
-    putTree("running", { counters: previous });
-    const tree = await searchTree(
-      {
-        envs: deps.envs,
-        policy: deps.policy,
-        runtime: deps.runtime,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-        onRound: (changed, counters) => {
-          if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
-          putTree("running", { counters: sumCounters(previous, counters) });
-        },
-        onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
-      },
-      {
-        treeId,
-        task,
-        seed,
-        randomKey: spec.seed,
-        config: spec.config,
-        ...(noise ? { noise } : {}),
-      },
-      resume,
-    );
-    const counters = sumCounters(previous, tree.counters);
-    const stats = treeStats(task, tree.nodes, counters.envSteps);
-    putTree(tree.interrupted ? "running" : "complete", { counters, stats });
-    results.push({ stats, counters, nodes: tree.nodes });
-    if (tree.interrupted) {
-      interrupted = true;
-      break;
-    }
+  // Prewarms are shared by the trees (a tree's idle environments prewarm the next tree's task) and
+  // awaited on every way out, so that the caller never closes an environment in the middle of one.
+  const warm = new Prewarm(deps.runtime.logger);
+  try {
+    await searchTasks();
+  } finally {
+    await warm.settle();
   }
   return { tasks: results, interrupted };
+
+  /** The next task after the `i`-th whose tree is not complete yet, as a prewarm target. */
+  function nextTarget(i: number): PrewarmTarget | undefined {
+    const task = spec.tasks[i + 1];
+    if (!task || store.getTree(treeIdOf(spec.runId, task.id))?.status === "complete") return undefined;
+    return { taskId: task.id, seed: searchSeedOf(spec.seed, task.id) };
+  }
+
+  async function searchTasks(): Promise<void> {
+    for (const [i, task] of spec.tasks.entries()) {
+      const treeId = treeIdOf(spec.runId, task.id);
+      const seed = searchSeedOf(spec.seed, task.id);
+      const existing = store.getTree(treeId);
+      if (existing?.status === "complete") {
+        const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
+        const counters = storedCounters(existing);
+        results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
+        continue;
+      }
+      if (deps.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      const resume = existing ? loadTreeNodes(store, treeId) : undefined;
+      const previous = storedCounters(existing);
+      const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
+        store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
+      putTree("running", { counters: previous });
+      const next = nextTarget(i);
+      const tree = await searchTree(
+        {
+          envs: deps.envs,
+          policy: deps.policy,
+          runtime: deps.runtime,
+          warm,
+          ...(deps.signal ? { signal: deps.signal } : {}),
+          onRound: (changed, counters) => {
+            if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
+            putTree("running", { counters: sumCounters(previous, counters) });
+          },
+          onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
+        },
+        {
+          treeId,
+          task,
+          seed,
+          randomKey: spec.seed,
+          config: spec.config,
+          ...(noise ? { noise } : {}),
+          ...(next ? { next } : {}),
+        },
+        resume,
+      );
+      const counters = sumCounters(previous, tree.counters);
+      const stats = treeStats(task, tree.nodes, counters.envSteps);
+      putTree(tree.interrupted ? "running" : "complete", { counters, stats });
+      results.push({ stats, counters, nodes: tree.nodes });
+      if (tree.interrupted) {
+        interrupted = true;
+        break;
+      }
+    }
+  }
 }
 
 /** The search's noise from its config: train-split schedules sampled per branch (`sampleSchedule`). */

@@ -81,8 +81,8 @@ export interface Branching {
 /**
  * Phase 2, one node: bucket its candidates, pass the gates (logged), queue a child per further bucket
  * (each to reach this node's state by snapshot or replay, checked by fingerprint); returns its move.
- * Synchronous, so that nodes branch in seq order; the state capture of every branching node then
- * runs concurrently (`captureAll`).
+ * Synchronous, so that nodes branch in seq order (all before any node moves); the state capture of
+ * every branching node then runs just before its own move (`move`).
  */
 export function branch(run: TreeRun, { node, slot }: ActiveNode, proposal: Proposal, k: number): Branching {
   const { spec, state } = run;
@@ -144,21 +144,21 @@ export function branch(run: TreeRun, { node, slot }: ActiveNode, proposal: Propo
   return { move, capture };
 }
 
-/** Runs the captures of a round's branchings concurrently (each on its own environment). */
-export async function captureAll(branchings: ReadonlyArray<Branching>): Promise<Move[]> {
-  await Promise.all(branchings.map((b) => b.capture?.()));
-  return branchings.map((b) => b.move);
-}
-
-/** Phase 3: every active node makes its move; returns which are still alive (the rest ended or dropped). */
-export function move(
+/**
+ * Phase 3: every active node records its state for its new children (when it branched), then makes
+ * its move, each on its own environment without waiting for the others' captures; returns which are
+ * still alive (the rest ended or dropped). Every node's work has ended when it returns or throws.
+ */
+export async function move(
   run: TreeRun,
   active: ReadonlyArray<ActiveNode>,
-  moves: ReadonlyArray<Move>,
+  branchings: ReadonlyArray<Branching>,
 ): Promise<boolean[]> {
-  return Promise.all(
+  const settled = await Promise.allSettled(
     active.map(async ({ node, slot }, i) => {
-      const m = moves[i];
+      const b = branchings[i] as Branching;
+      await b.capture?.();
+      const m = b.move;
       return guarded(run, node, async () => {
         if (!m) {
           await finish(run, node, slot, "no_valid_action");
@@ -169,6 +169,9 @@ export function move(
       });
     }),
   );
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<boolean>).value);
 }
 
 /** One round's probes per node: from the alive nodes and the room for children. */

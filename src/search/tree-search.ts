@@ -1,18 +1,10 @@
 import type { Proposal } from "../core/index.ts";
+import { mayBranchLater } from "./gates.ts";
 import type { SearchNode } from "./node.ts";
 import { Prewarm } from "./prewarm.ts";
 import { assignNoise } from "./tree-noise.ts";
 import { activate, guarded, type Slot, slotsOf, type TreeRun } from "./tree-phases.ts";
-import {
-  type ActiveNode,
-  branch,
-  captureAll,
-  type Move,
-  move,
-  noiseContext,
-  probesOf,
-  propose,
-} from "./tree-round.ts";
+import { type ActiveNode, branch, move, noiseContext, probesOf, propose } from "./tree-round.ts";
 import type { TreeResult, TreeSearchDeps, TreeSpec } from "./tree-spec.ts";
 import { TreeState } from "./tree-state.ts";
 
@@ -30,7 +22,8 @@ export async function searchTree(
   resume?: ReadonlyArray<SearchNode>,
 ): Promise<TreeResult> {
   const state = new TreeState(spec.treeId);
-  const warm = new Prewarm({ taskId: spec.task.id, seed: spec.seed }, deps.runtime.logger);
+  const warm = deps.warm ?? new Prewarm(deps.runtime.logger);
+  const target = { taskId: spec.task.id, seed: spec.seed };
   const run: TreeRun = { deps, spec, state, warm };
   const free: Slot[] = slotsOf(deps.envs, spec).reverse();
   let active: ActiveNode[] = [];
@@ -50,8 +43,10 @@ export async function searchTree(
   }
 
   let interrupted = false;
-  // A prewarm still resetting an environment is awaited on every way out, a thrown error included,
-  // so that the caller never gets (or closes) an environment in the middle of a reset.
+  let handedOver = false;
+  // A prewarm still resetting an environment is awaited on every way out, a thrown error included
+  // (here, or by whoever passed `deps.warm`), so that the caller never gets (or closes) an
+  // environment in the middle of a reset.
   try {
     while (true) {
       if (deps.signal?.aborted) {
@@ -75,8 +70,16 @@ export async function searchTree(
           else free.push(entry.slot);
         });
       }
-      // Environments left idle get the tree's task ready for the children to come.
-      warm.start(free);
+      // Environments left idle get the tree's task ready for the children to come; once no child can
+      // come any more (for good: nothing queued, and no node can branch again), the next tree's task.
+      handedOver ||= spec.next !== undefined && !expectsChildren(run, active);
+      if (handedOver && spec.next)
+        // The next tree's first node takes the first environment and resets it: no prewarm there.
+        warm.start(
+          free.filter((slot) => slot.env !== deps.envs[0]),
+          spec.next,
+        );
+      else warm.start(free, target);
       active.sort((a, b) => a.node.seq - b.node.seq);
       if (active.length === 0 && state.queue.length === 0) {
         deps.onRound?.([...state.changed], state.counters);
@@ -84,10 +87,8 @@ export async function searchTree(
       }
       const k = probesOf(run, active.length, free.length);
       const proposals = await propose(run, active, k);
-      const moves: Move[] = await captureAll(
-        active.map((entry, i) => branch(run, entry, proposals[i] as Proposal, k)),
-      );
-      const stillAlive = await move(run, active, moves);
+      const branchings = active.map((entry, i) => branch(run, entry, proposals[i] as Proposal, k));
+      const stillAlive = await move(run, active, branchings);
       const next: ActiveNode[] = [];
       active.forEach((entry, i) => {
         if (stillAlive[i]) next.push(entry);
@@ -110,7 +111,22 @@ export async function searchTree(
       });
     }
   } finally {
-    await warm.settle();
+    if (!deps.warm) await warm.settle();
   }
   return { nodes: state.nodes, counters: state.counters, interrupted };
+}
+
+/**
+ * Whether the tree may still queue a node: some are queued, or an active node may branch later and
+ * the node cap leaves room (every gate it can fail for good, see `mayBranchLater`).
+ */
+function expectsChildren({ spec, state }: TreeRun, active: ReadonlyArray<ActiveNode>): boolean {
+  if (state.queue.length > 0) return true;
+  if (state.nodes.size >= spec.config.maxNodesPerTree) return false;
+  return active.some(({ node }) =>
+    mayBranchLater(
+      { step: node.prefix.length, budget: node.budget, hasBranched: node.hasBranched },
+      spec.config,
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
+import type { Prewarm, PrewarmTarget } from "./prewarm.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import type { TreeCounters } from "./tree-state.ts";
 
@@ -14,6 +15,8 @@ export interface TreeSpec {
   config: SearchConfig;
   /** Noise injection: a fraction of branches noisy, the rest clean controls (web environment). */
   noise?: TreeNoise;
+  /** The task and seed searched after this tree: environments this tree can no longer use prewarm it. */
+  next?: PrewarmTarget;
 }
 
 export interface TreeProgress {
@@ -35,6 +38,11 @@ export interface TreeSearchDeps {
   onRound?: (changed: SearchNode[], counters: TreeCounters) => void;
   onProgress?: (p: TreeProgress) => void;
   signal?: AbortSignal;
+  /**
+   * The search's prewarms, shared by its trees; whoever passes it awaits `settle()` before closing the
+   * environments. Without it, the tree prewarms on its own and awaits its prewarms before it returns.
+   */
+  warm?: Prewarm;
 }
 
 export interface TreeResult {

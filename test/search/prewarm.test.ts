@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { createRuntime, type Environment } from "../../src/core/index.ts";
+import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
+import { createRandomPolicy } from "../../src/policies/random-policy.ts";
+import { mayBranchLater } from "../../src/search/gates.ts";
+import { runSearch, SearchConfigSchema } from "../../src/search/index.ts";
+import { createMemoryStore } from "../../src/store/index.ts";
+import { treeView } from "./helpers.ts";
+
+/**
+ * Prewarms shared by a search's trees (search/prewarm.ts): an environment the running tree can no
+ * longer use (nothing queued, and no node may branch any more or the node cap is reached) is
+ * prewarmed for the next tree's task while the tree's last nodes finish. Checked on FrozenLake
+ * environments given a `prewarm` that resets them (as the web environment's does): the next task is
+ * prewarmed before its tree starts, an environment never runs two operations at once, every prewarm
+ * has ended when the search returns, and the trees equal those of a search without prewarming.
+ */
+
+const TASKS = ["4x4", "random-5-3", "8x8"];
+type Log = { env: number; op: string; taskId?: string }[];
+
+/** FrozenLake environments logging their resets and prewarms, and any overlap of two operations. */
+function environments(count: number, log: Log, withPrewarm: boolean) {
+  const overlaps: string[] = [];
+  const busy = new Set<number>();
+  let inFlight = 0;
+  const envs = Array.from({ length: count }, (_, i) => {
+    const env = createFrozenLakeEnvironment({ slippery: false });
+    const op =
+      <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        if (busy.has(i)) overlaps.push(`env ${i}: ${name} while busy`);
+        busy.add(i);
+        inFlight += 1;
+        try {
+          return await f(...args);
+        } finally {
+          busy.delete(i);
+          inFlight -= 1;
+        }
+      };
+    const wrapped: Environment & { prewarm?: (t: { taskId: string; seed: number }) => Promise<void> } = {
+      family: env.family,
+      suite: env.suite,
+      capabilities: env.capabilities,
+      reset: op("reset", async (o) => {
+        log.push({ env: i, op: "reset", taskId: o.taskId });
+        return env.reset(o);
+      }),
+      step: op("step", (a) => env.step(a)),
+      evaluate: op("evaluate", () => env.evaluate()),
+      fingerprint: op("fingerprint", () => env.fingerprint()),
+      snapshot: op("snapshot", () => env.snapshot!()),
+      restore: op("restore", (s) => env.restore!(s)),
+      close: () => env.close(),
+    };
+    if (withPrewarm)
+      wrapped.prewarm = op("prewarm", async (t) => {
+        log.push({ env: i, op: "prewarm", taskId: t.taskId });
+        // Yield first, so that a prewarm is still running while the search goes on.
+        await new Promise((r) => setTimeout(r, 5));
+        await env.reset(t);
+      });
+    return wrapped;
+  });
+  return { envs, overlaps, inFlight: () => inFlight };
+}
+
+async function search(withPrewarm: boolean) {
+  const log: Log = [];
+  const { envs, overlaps, inFlight } = environments(3, log, withPrewarm);
+  const store = createMemoryStore();
+  store.createRun({ id: "r", kind: "search", seed: "s", config: {}, codeVersion: "test", createdAtMs: 0 });
+  const tasks = TASKS.map((id) => (envs[0] as Environment).suite.get(id));
+  for (const t of tasks) store.putTask("r", t);
+  const config = SearchConfigSchema.parse({ maxLiveEnvs: 3, maxNodesPerTree: 7 });
+  const result = await runSearch(
+    { envs, policy: createRandomPolicy(), runtime: createRuntime({ seed: "s" }), store },
+    { runId: "r", seed: "s", tasks, config },
+  );
+  return { result, log, overlaps, inFlightAtReturn: inFlight() };
+}
+
+describe("search prewarms shared by its trees", () => {
+  it("prewarms the next task on environments the tree can no longer use; same trees as without", async () => {
+    const warm = await search(true);
+    const cold = await search(false);
+    expect(warm.overlaps).toEqual([]);
+    expect(warm.inFlightAtReturn).toBe(0);
+    for (let t = 1; t < TASKS.length; t++) {
+      // The next tree's root reset comes after at least one prewarm of its task.
+      const rootReset = warm.log.findIndex((e) => e.op === "reset" && e.taskId === TASKS[t]);
+      const ahead = warm.log.findIndex((e) => e.op === "prewarm" && e.taskId === TASKS[t]);
+      expect(ahead).toBeGreaterThanOrEqual(0);
+      expect(ahead).toBeLessThan(rootReset);
+      // The first environment takes the next tree's root, which resets it: it is not prewarmed ahead.
+      const first = warm.log.findIndex((e) => e.op === "prewarm" && e.taskId === TASKS[t] && e.env === 0);
+      expect(first === -1 || first > rootReset).toBe(true);
+    }
+    // Each environment is prewarmed at most once per task: never back to a tree it was handed over from.
+    const prewarms = warm.log.filter((e) => e.op === "prewarm").map((e) => `${e.env}:${e.taskId}`);
+    expect(prewarms.length).toBeGreaterThan(0);
+    expect(new Set(prewarms).size).toBe(prewarms.length);
+    // Nothing prewarms a task after the last.
+    expect(warm.log.filter((e) => e.op === "prewarm").every((e) => TASKS.includes(e.taskId ?? ""))).toBe(
+      true,
+    );
+    expect(cold.log.some((e) => e.op === "prewarm")).toBe(false);
+    for (let t = 0; t < TASKS.length; t++)
+      expect(treeView(warm.result.tasks[t]!.nodes.values())).toEqual(
+        treeView(cold.result.tasks[t]!.nodes.values()),
+      );
+  });
+
+  it("a node may branch later only while no gate it fails can never pass again", () => {
+    const config = SearchConfigSchema.parse({ lateStepDeferral: 10, hardCutoff: 12 });
+    expect(mayBranchLater({ step: 0, budget: 1, hasBranched: false }, config)).toBe(true);
+    expect(mayBranchLater({ step: 9, budget: 1, hasBranched: false }, config)).toBe(true);
+    expect(mayBranchLater({ step: 10, budget: 1, hasBranched: false }, config)).toBe(false);
+    expect(mayBranchLater({ step: 11, budget: 1, hasBranched: true }, config)).toBe(true);
+    expect(mayBranchLater({ step: 12, budget: 1, hasBranched: true }, config)).toBe(false);
+    expect(mayBranchLater({ step: 3, budget: 0, hasBranched: true }, config)).toBe(false);
+    const noCap = SearchConfigSchema.parse({ perStepCap: 0 });
+    expect(mayBranchLater({ step: 0, budget: 5, hasBranched: false }, noCap)).toBe(false);
+  });
+});
