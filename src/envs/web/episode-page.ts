@@ -5,6 +5,7 @@ import { cdpEvaluate } from "./cdp-evaluate.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import { LoadWatch, loadAndStartEpisode } from "./episode-start.ts";
 import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
+import { blockingProxy, countBlockedTraffic } from "./request-block.ts";
 import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
 /** One episode's isolated browser context and page. */
@@ -56,6 +57,9 @@ const seedScript = (seed: number) =>
 /**
  * Run at the start of the first document of a restarted episode only (removed once it loaded):
  * what a previous episode's page may have left in this tab and origin and a fresh context lacks.
+ * Cookies the restart's probe saw are gone already (Storage.clearDataForOrigin); the cookie loop is
+ * for those the previous page's scripts set after the probe (its document lives until the next one
+ * commits), which nothing else clears.
  */
 const FRESH_TAB_SCRIPT = `(() => {
   if (window !== window.top) return;
@@ -128,6 +132,7 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     acceptDownloads: false,
     reducedMotion: "reduce",
     colorScheme: "light",
+    proxy: await blockingProxy(origin),
   });
   let closing = false;
   let seeded: Disposable | null = null;
@@ -211,16 +216,7 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
   try {
     context.on("close", markDead);
     context.browser()?.on("disconnected", markDead);
-    // Only foreign URLs reach the handler (Playwright matches the pattern before dispatching).
-    const foreign = new RegExp(`^(?!${origin.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}/)`);
-    await context.route(foreign, (route) => {
-      block(route.request().url());
-      return route.abort("blockedbyclient");
-    });
-    await context.routeWebSocket(/.*/, (ws) => {
-      block(ws.url());
-      return ws.close({ code: 1008, reason: "blocked by Rehearsal" });
-    });
+    countBlockedTraffic(context, origin, block);
     if (config.fixedTime !== null) await context.clock.setFixedTime(config.fixedTime);
     await context.addInitScript({ content: PAGE_AGENT_SOURCE });
     seeded = await context.addInitScript({ content: seedScript(options.seed) });

@@ -83,7 +83,10 @@ async function locate(options: TaskServerOptions, path: string): Promise<string 
   return core?.[1] ? fileAt(options.coreDir, core[1]) : null;
 }
 
-/** Serves task pages on 127.0.0.1 (port 0: the OS picks), GET/HEAD only, no caching, no listing. */
+/**
+ * Serves task pages on 127.0.0.1 (port 0: the OS picks), GET/HEAD only, no listing. Files carry a
+ * validator and `no-cache` (the browser revalidates each use: 304 while unchanged); errors `no-store`.
+ */
 export async function startTaskServer(options: TaskServerOptions): Promise<TaskServer> {
   let requests = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -105,11 +108,20 @@ export async function startTaskServer(options: TaskServerOptions): Promise<TaskS
       res.end(`not found: ${path}`);
       return;
     }
+    // A validator from the file's inode, size and modification time: the browser keeps the file and asks
+    // again on every use (no-cache), so a changed file is served at once, an unchanged one as 304.
+    const { size, mtimeNs, ino } = await stat(file, { bigint: true });
+    const etag = `"${ino.toString(36)}-${size.toString(36)}-${mtimeNs.toString(36)}"`;
+    const validated = { etag, "cache-control": "no-cache" };
+    if (req.headers["if-none-match"] === etag) {
+      res.writeHead(304, validated).end();
+      return;
+    }
     const body = await readFile(file);
     res.writeHead(200, {
       "content-type": TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
       "content-length": body.length,
-      "cache-control": "no-store",
+      ...validated,
     });
     res.end(req.method === "HEAD" ? undefined : body);
   };
@@ -119,6 +131,8 @@ export async function startTaskServer(options: TaskServerOptions): Promise<TaskS
       res.end();
     });
   });
+  // No WebSockets here: a page's WebSocket to the server's own port is refused (and counted as blocked).
+  server.on("upgrade", (_req, socket) => socket.destroy());
   server.keepAliveTimeout = 1_000;
   await new Promise<void>((ok, fail) => {
     server.once("error", (e) =>
