@@ -33,6 +33,13 @@ function actionAllowanceMs(action: Action): number {
  * perturbable half (web-perturbable.ts).
  */
 export class EpisodeIO {
+  /**
+   * Whether views read the fingerprint's DOM dump too (see viewExpression): set once this
+   * environment was asked for a fingerprint (web-snapshot.ts `fingerprintPartsOf`: fingerprint,
+   * snapshot, restore). Before, nothing needs the dump after a view, and a fingerprint reads it fresh.
+   */
+  printWithView = false;
+
   constructor(
     readonly config: WebEnvironmentConfig,
     private readonly origin: string,
@@ -67,7 +74,9 @@ export class EpisodeIO {
 
   async view(ep: Episode, settle = false): Promise<PageView> {
     if (ep.frozen) return ep.frozen.view;
-    const view = await this.guard(ep, "observing", () => readView(ep, this.config, settle));
+    const view = await this.guard(ep, "observing", () =>
+      readView(ep, this.config, settle, this.printWithView),
+    );
     ep.printed =
       view.dom === undefined
         ? null

@@ -111,7 +111,7 @@ export class EpisodeLifecycle {
     await ep.noise?.closeAll();
     this.totals.blockedRequests += ep.handle.blocked.count;
     try {
-      await ep.handle.restart({ ...target, resetViewport: ep.noise !== null });
+      await ep.handle.restart({ ...target, resetViewport: !this.configuredViewport(ep.handle) });
     } catch (error) {
       this.deps.logger.debug("restart in the same context failed; opening a fresh one", {
         entryPath: target.entryPath,
@@ -121,6 +121,17 @@ export class EpisodeLifecycle {
     }
     this.contexts.reused += 1;
     return ep.handle;
+  }
+
+  /**
+   * Whether the page's viewport is the configured one (a noise viewport change, or a restore that
+   * missed while taking one out, leaves another). Playwright sets the screen with the viewport, so
+   * an equal viewport is the whole emulated size a fresh context starts with.
+   */
+  private configuredViewport(handle: EpisodePage): boolean {
+    const size = handle.page.viewportSize();
+    const { width, height } = this.deps.config.viewport;
+    return size !== null && size.width === width && size.height === height;
   }
 
   /** A new context and page for the next episode; the previous context closes while it opens. */

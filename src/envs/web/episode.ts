@@ -12,7 +12,7 @@ import {
   type PageView,
   type SettleReport,
   settledViewExpression,
-  VIEW_EXPRESSION,
+  viewExpression,
 } from "./page-agent.ts";
 import type { EpisodePerturbations } from "./perturbations.ts";
 import { browserCrashed, pageUnresponsive, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
@@ -33,9 +33,10 @@ export interface Episode {
   /** The state read just before a native dialog blocked the page (the page cannot change meanwhile). */
   frozen: FrozenState | null;
   /**
-   * The page part of the state fingerprint as read with the latest view of the task page, until
-   * the page may have changed (the environment drops it on every operation but reads): the
-   * fingerprint of the state just observed costs no second evaluation. Absent: read it anew.
+   * The page part of the state fingerprint as read with the latest view of the task page (views
+   * read it once the environment fingerprints, EpisodeIO.printWithView), until the page may have
+   * changed (the environment drops it on every operation but reads): the fingerprint of the state
+   * just observed costs no second evaluation. Absent: read it anew.
    */
   printed?: PagePrint | null;
 }
@@ -127,12 +128,14 @@ function browserGone(ep: Episode): boolean {
 /**
  * The page view. With `settle`, first lets the page settle after an action (a navigation, if one
  * started, loads; then until the page is quiet, see page/agent-settle.js; then `settleMs`), in the
- * same evaluation as the view when `settleMs` is 0.
+ * same evaluation as the view when `settleMs` is 0. With `print`, the view has the fingerprint's
+ * DOM dump (see viewExpression).
  */
 export async function readView(
   ep: Episode,
   config: WebEnvironmentConfig,
   settle: boolean,
+  print: boolean,
 ): Promise<PageView> {
   // A settle may take up to settle.maxMs on top of the evaluation itself.
   const timeout = config.actionTimeoutMs + (settle ? config.settle.maxMs : 0);
@@ -141,9 +144,9 @@ export async function readView(
       if (settle && config.settleMs > 0) {
         const report = await evalIn<SettleReport>(ep, agentCall("settle", config.settle), timeout);
         await ep.handle.page.waitForTimeout(config.settleMs);
-        return { settle: report, ...(await evalIn<PageView>(ep, VIEW_EXPRESSION, timeout)) };
+        return { settle: report, ...(await evalIn<PageView>(ep, viewExpression(print), timeout)) };
       }
-      const expression = settle ? settledViewExpression(config.settle) : VIEW_EXPRESSION;
+      const expression = settle ? settledViewExpression(config.settle, print) : viewExpression(print);
       return await evalIn<PageView>(ep, expression, timeout);
     } catch (error) {
       if (

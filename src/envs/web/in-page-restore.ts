@@ -90,7 +90,7 @@ export async function restoreInPage(
     missed = error.code;
   }
   next.handle.blocked.count = 0;
-  // The fresh page's restart then resets the viewport and closes what is left of either's noise.
-  if (previous && next.noise === null) next.noise = previous;
+  // The fresh page's restart then closes what is left of either's noise tabs and, when it is not the
+  // configured one, resets the viewport (`previous.clear()` dismissed its dialog first thing).
   return { missed };
 }

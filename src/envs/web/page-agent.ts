@@ -62,32 +62,39 @@ export interface PageView {
   globals: PageGlobals;
   /**
    * The DOM dump the state fingerprint hashes (agent.js `domDigestSource`), read in the same
-   * evaluation as the rest of the view (a view of a noise tab has none).
+   * evaluation as the rest of the view once the environment fingerprints (`viewExpression`); absent
+   * before, and in a view of a noise tab.
    */
   dom?: string;
 }
 
-/**
- * One evaluation that gathers everything an observation needs, and the DOM dump of the state
- * fingerprint (read after the axtree, as FINGERPRINT_EXPRESSION reads it): the fingerprint of the
- * state just observed needs no second round trip (see EpisodeIO.pageFingerprint).
- */
-export const VIEW_EXPRESSION = `(() => ({
+const viewOf = (print: boolean) => `(() => ({
   axtree: window.__rh.axtree(),
-  focused: window.__rh.focused(),
-  dom: window.__rh.domDigestSource(),
+  focused: window.__rh.focused(),${print ? "\n  dom: window.__rh.domDigestSource()," : ""}
   href: location.href,
   title: document.title,
   instruction: window.__rh.instruction(),
   globals: window.__rh.globals(),
 }))()`;
+const VIEW = viewOf(false);
+const VIEW_WITH_PRINT = viewOf(true);
 
 /**
- * Settles the page after an action (see agent-settle.js), then returns the view with the settle's
- * report: one evaluation, one round trip.
+ * One evaluation that gathers everything an observation needs. With `print`, also the DOM dump of
+ * the state fingerprint (read after the axtree, as FINGERPRINT_EXPRESSION reads it), so that the
+ * fingerprint of the state just observed needs no second round trip (see EpisodeIO.pageFingerprint);
+ * without it (an environment that never fingerprints: a plain run), the dump is not built.
  */
-export function settledViewExpression(limits: SettleLimits): string {
-  return `(async () => { const settle = await ${agentCall("settle", limits)}; return { settle, ...${VIEW_EXPRESSION} }; })()`;
+export function viewExpression(print: boolean): string {
+  return print ? VIEW_WITH_PRINT : VIEW;
+}
+
+/**
+ * Settles the page after an action (see agent-settle.js), then returns the view (with the DOM dump
+ * when `print`, see viewExpression) and the settle's report: one evaluation, one round trip.
+ */
+export function settledViewExpression(limits: SettleLimits, print: boolean): string {
+  return `(async () => { const settle = await ${agentCall("settle", limits)}; return { settle, ...${viewExpression(print)} }; })()`;
 }
 
 /** Everything the state fingerprint hashes. */

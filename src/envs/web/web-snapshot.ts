@@ -1,7 +1,7 @@
 import { EnvironmentError, type EnvironmentSnapshot, type Observation, UserError } from "../../core/index.ts";
 import type { Episode } from "./episode.ts";
 import type { EpisodeIO } from "./episode-io.ts";
-import { fingerprintOf, type PartDigests, partDigests } from "./fingerprint-diff.ts";
+import { fingerprintWithDigests, type PartDigests } from "./fingerprint-diff.ts";
 import { type SnapshotState, SnapshotStateSchema } from "./snapshot-state.ts";
 import type { WebSuite } from "./suite.ts";
 import { WEB_ERROR_CODES } from "./web-errors.ts";
@@ -19,6 +19,8 @@ import type { WebPerturbable } from "./web-perturbable.ts";
  * ended and, once noise was applied, its state and the view of a noise tab that has the focus.
  */
 export async function fingerprintPartsOf(io: EpisodeIO, ep: Episode): Promise<Record<string, unknown>> {
+  // From now on the views read the DOM dump too: the next fingerprint costs no evaluation of its own.
+  io.printWithView = true;
   const noise = ep.noise;
   if (!noise?.used) return io.pageFingerprint(ep);
   if (ep.frozen) return { ...ep.frozen.fingerprint, noise: noise.save(ep.frozen.layer) };
@@ -33,8 +35,8 @@ export async function stateFingerprintOf(
   io: EpisodeIO,
   ep: Episode,
 ): Promise<{ fingerprint: string; parts: PartDigests }> {
-  const parts = await fingerprintPartsOf(io, ep);
-  return { fingerprint: fingerprintOf(parts), parts: partDigests(parts) };
+  const { print, digests } = fingerprintWithDigests(await fingerprintPartsOf(io, ep));
+  return { fingerprint: print, parts: digests };
 }
 
 /** The episode's snapshot; `env.snapshot_unsupported` when the page cannot be saved exactly. */

@@ -4,9 +4,23 @@ import { idsWhere } from "./helpers.ts";
 
 /**
  * The fingerprint of a state just observed is read with the observation (one evaluation per step,
- * see EpisodeIO.pageFingerprint). It must be the fingerprint a fresh read of the page gives, and any
- * change to the page after that view must show in the next fingerprint.
+ * see EpisodeIO.pageFingerprint) once the environment fingerprints; before, the views build no DOM
+ * dump. It must be the fingerprint a fresh read of the page gives, and any change to the page after
+ * that view must show in the next fingerprint.
  */
+
+/** Counts the page's reads of Element.attributes in `window.__dumpReads` (the getter works as before). */
+const COUNT_DUMP_READS = `(() => {
+  const original = Object.getOwnPropertyDescriptor(Element.prototype, "attributes");
+  window.__dumpReads = 0;
+  Object.defineProperty(Element.prototype, "attributes", {
+    configurable: true,
+    get() {
+      window.__dumpReads += 1;
+      return original.get.call(this);
+    },
+  });
+})()`;
 
 describe("web environment: the fingerprint read with the view", () => {
   let pool: BrowserPool;
@@ -46,6 +60,50 @@ describe("web environment: the fingerprint read with the view", () => {
     await env.restore(snapshot);
     expect(await env.fingerprint()).toBe(atReset);
     expect(await freshPrint()).toBe(atReset);
+  });
+
+  it("an environment that never fingerprinted builds no DOM dump with its views; its first fingerprint is a fresh read", async () => {
+    const plain = await createWebEnvironment({ observation: { screenshot: false } }, { pool });
+    try {
+      const first = await plain.reset({ taskId: "click-checkboxes", seed: 5 });
+      const ids = idsWhere(first, /checkbox/);
+      expect(ids.length).toBeGreaterThan(1);
+      // Only the DOM dump (agent.js domDigestSource) reads Element.attributes: count its reads.
+      await plain.withPage((p) => p.evaluate(COUNT_DUMP_READS));
+      const dumpReads = () => plain.withPage((p) => p.evaluate<number>("window.__dumpReads"));
+      await plain.step({ type: "click", elementId: ids[0] as string });
+      await plain.observeNow();
+      expect(await dumpReads()).toBe(0);
+      // The first fingerprint reads the page anew and equals what an environment that always
+      // fingerprints reaches along the same path.
+      await env.reset({ taskId: "click-checkboxes", seed: 5 });
+      await env.fingerprint();
+      await env.step({ type: "click", elementId: ids[0] as string });
+      const print = await plain.fingerprint();
+      expect(print).toBe(await env.fingerprint());
+      expect(await dumpReads()).toBeGreaterThan(0);
+      // From then on every view reads the dump, and the fingerprint after a step reads none: one
+      // dump per step (the reads of one more dump made here, counted apart).
+      const readsSinceAndOneDump = `(() => {
+        const since = window.__dumpReads;
+        window.__dumpReads = 0;
+        window.__rh.domDigestSource();
+        return [since, window.__dumpReads];
+      })()`;
+      for (const id of ids.slice(1)) {
+        await plain.withPage((p) => p.evaluate("window.__dumpReads = 0"));
+        await plain.step({ type: "click", elementId: id });
+        const stepped = await plain.fingerprint();
+        const [since, oneDump] = await plain.withPage((p) => p.evaluate<number[]>(readsSinceAndOneDump));
+        expect(oneDump).toBeGreaterThan(0);
+        expect(since).toBe(oneDump);
+        await env.step({ type: "click", elementId: id });
+        expect(stepped).toBe(await env.fingerprint());
+        expect(await plain.fingerprint()).toBe(stepped);
+      }
+    } finally {
+      await plain.close();
+    }
   });
 
   it("shows a change made to the page after the view", async () => {

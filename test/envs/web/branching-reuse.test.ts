@@ -165,6 +165,22 @@ describe("web environment: context reuse on reset", () => {
     expect(stateOf(first)).toBe(fresh.observations[0]);
   }, 120_000);
 
+  it("a reset after a viewport changed without noise (through the page) equals a new context's", async () => {
+    // The restart checks the viewport itself: a page whose viewport is not the configured one gets
+    // it back, whether or not the episode's noise changed it.
+    await env.reset({ taskId: "enter-text", seed: 2 });
+    await env.withPage((p) => p.setViewportSize({ width: 500, height: 400 }));
+    const reused = env.contextStats().reused;
+    const first = await env.reset({ taskId: "click-checkboxes", seed: 9 });
+    expect(env.contextStats().reused).toBe(reused + 1);
+    expect(await env.withPage(async (p) => p.viewportSize())).toEqual({ width: 800, height: 600 });
+    const inner = await env.withPage((p) => p.evaluate("[window.innerWidth, window.innerHeight]"));
+    expect(inner).toEqual([800, 600]);
+    const fresh = await freshRun("click-checkboxes", 9, []);
+    expect(await env.fingerprint()).toBe(fresh.prints[0]);
+    expect(stateOf(first)).toBe(fresh.observations[0]);
+  }, 120_000);
+
   it("after a crashed page the next reset opens a new context, and its episode equals a fresh one", async () => {
     await env.reset({ taskId: "login-user", seed: 1 });
     await env.withPage(async (p) => {
