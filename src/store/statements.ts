@@ -130,7 +130,7 @@ export function prepareStatements(db: Db) {
       observation_id, data) VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`) as Stmt<
           [StepColumn[]]
         >,
-    ),
+    ) as ReadonlyArray<Stmt<[StepColumn[]]>>,
     insertObservation: db.prepare("INSERT INTO observations (text) VALUES (?)") as Stmt<[string]>,
     stepDataPage: db
       .prepare(`SELECT ${STEP_TEXT} FROM steps WHERE trajectory_id = ? AND idx >= ? AND idx < ? ORDER BY idx`)
