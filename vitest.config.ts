@@ -10,9 +10,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 export const SLOW = [
   "test/**/*.slow.test.ts",
-  "test/noise/catalog.test.ts",
   "test/faults/web-search-signals.test.ts",
   "test/envs/web-tasks/suite-properties.test.ts",
+  "test/noise/catalog.test.ts",
   "test/envs/web-tasks/oracle.test.ts",
   "test/noise/heuristic-recovery-live.test.ts",
   "test/noise/noisy-environment-conformance.test.ts",

@@ -130,8 +130,9 @@ export async function spawnCli(args: string[], env: Record<string, string> = {})
   child.stderr?.on("data", (d: Buffer) => {
     stderr += d.toString();
   });
+  // `close`, not `exit`: the process may exit before its output has been read to the end.
   const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) => {
-    child.on("exit", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
   });
   return { child, done, stderr: () => stderr };
 }

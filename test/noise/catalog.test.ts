@@ -1,13 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createRandom } from "../../src/core/index.ts";
-import { createWebEnvironment, type WebEnvironment } from "../../src/envs/web/index.ts";
+import { createWebEnvironment } from "../../src/envs/web/index.ts";
 import { CATALOG, generatorsOf } from "../../src/noise/catalog.ts";
 import { RECOVERY_BEHAVIOURS } from "../../src/noise/generator.ts";
 import { NoisyEnvironment } from "../../src/noise/noisy-environment.ts";
 import { recoveryAction } from "../../src/noise/recovery.ts";
+import { createLanes, LANE_TIMEOUT_MS } from "../lanes.ts";
+import { shareBrowserAcrossFile } from "../web-browser.ts";
 
 // Three tasks with different targets: text inputs (focus steals), buttons, checkboxes.
 const TASKS = ["login-user", "click-button", "click-checkboxes"];
+
+shareBrowserAcrossFile();
 
 describe("noise catalog: metadata", () => {
   it("has ≥ 40 generators in three tiers, ≥ 8 held out, unique names and valid fields", () => {
@@ -50,82 +54,94 @@ describe("noise catalog: metadata", () => {
   });
 });
 
-describe("noise catalog: every generator on three tasks (inject, non-sabotage, recover, solve)", () => {
-  let web: WebEnvironment;
-  let env: NoisyEnvironment;
-  beforeAll(async () => {
-    web = await createWebEnvironment({ observation: { screenshot: false } });
-    env = new NoisyEnvironment(web, { verifyNonSabotage: true });
-  });
-  afterAll(async () => {
-    await env?.close();
-  });
+// Each task (and the input check) runs at once on a web environment of its own (a lane) in the file's
+// one browser; each plays its generators one after the other, as before.
+describe("noise catalog: every generator on three tasks (inject, non-sabotage, recover, solve)", {
+  concurrent: true,
+}, () => {
+  const lanes = createLanes(
+    async () => {
+      const web = await createWebEnvironment({ observation: { screenshot: false } });
+      return { web, env: new NoisyEnvironment(web, { verifyNonSabotage: true }) };
+    },
+    ({ env }: { env: NoisyEnvironment }) => env.close(),
+  );
+  afterAll(() => lanes.close());
 
   for (const taskId of TASKS) {
-    it(`${taskId}: each generator fires, leaves the verifier state alone, restores from a snapshot, and recovery + oracle succeeds`, {
-      timeout: 240_000,
-    }, async () => {
-      const clean = await web.reset({ taskId, seed: 1 }).then(() => web.fingerprint());
-      for (const g of CATALOG) {
-        const where = `${g.name} on ${taskId}`;
-        env.setSchedule([{ id: "e1", step: 0, generator: g.name, seed: 7 }]);
-        let observation = await env.reset({ taskId, seed: 1 });
-        const fired = env.events()[0];
-        expect(fired?.refused, where).toBeUndefined();
-        expect(fired?.verifierUnchanged, where).toBe(true);
-        const noisy = await env.fingerprint();
-        if (g.category !== "shove" || g.name === "layout-shift-banner")
-          expect(noisy, `${where}: no visible effect`).not.toBe(clean);
-        // The perturbed state survives snapshot + restore exactly.
-        const snapshot = await env.snapshot();
-        await env.restore(snapshot);
-        expect(await env.fingerprint(), `${where}: snapshot`).toBe(noisy);
-        // The generator's own recovery, then the task's oracle.
-        let ended = false;
-        for (let i = 0; i < 6 && (env.events()[0]?.recoveredAt ?? null) === null; i++) {
-          const action = recoveryAction(env.events()[0]!, observation);
-          if (!action) break;
-          const r = await env.step(action);
-          observation = r.observation;
-          ended = r.terminated || r.truncated;
-          if (ended || g.recoveredBy === "next_action") break;
-        }
-        if (g.recovery !== "ignore" && g.recoveredBy === "status")
-          expect(env.events()[0]?.recoveredAt, `${where}: recovered`).not.toBeNull();
-        for (let i = 0; i < 20 && !ended; i++) {
-          const action = await env.oracleAction();
-          if (!action) break;
-          const r = await env.step(action);
-          ended = r.terminated || r.truncated;
-        }
-        const outcome = await env.evaluate();
-        expect(outcome.success, `${where}: ${outcome.reason}`).toBe(true);
-        // Effects that only need re-locating count as recovered at the next action that applied.
-        if (g.recoveredBy === "next_action")
-          expect(env.events()[0]?.recoveredAt, `${where}: recovered`).not.toBeNull();
-        expect(outcome.metrics.noiseEvents, where).toBe(1);
-      }
-    });
+    it(
+      `${taskId}: each generator fires, leaves the verifier state alone, restores from a snapshot, and recovery + oracle succeeds`,
+      {
+        timeout: LANE_TIMEOUT_MS,
+      },
+      async ({ expect }) =>
+        lanes.with(async ({ web, env }) => {
+          const clean = await web.reset({ taskId, seed: 1 }).then(() => web.fingerprint());
+          for (const g of CATALOG) {
+            const where = `${g.name} on ${taskId}`;
+            env.setSchedule([{ id: "e1", step: 0, generator: g.name, seed: 7 }]);
+            let observation = await env.reset({ taskId, seed: 1 });
+            const fired = env.events()[0];
+            expect(fired?.refused, where).toBeUndefined();
+            expect(fired?.verifierUnchanged, where).toBe(true);
+            const noisy = await env.fingerprint();
+            if (g.category !== "shove" || g.name === "layout-shift-banner")
+              expect(noisy, `${where}: no visible effect`).not.toBe(clean);
+            // The perturbed state survives snapshot + restore exactly.
+            const snapshot = await env.snapshot();
+            await env.restore(snapshot);
+            expect(await env.fingerprint(), `${where}: snapshot`).toBe(noisy);
+            // The generator's own recovery, then the task's oracle.
+            let ended = false;
+            for (let i = 0; i < 6 && (env.events()[0]?.recoveredAt ?? null) === null; i++) {
+              const action = recoveryAction(env.events()[0]!, observation);
+              if (!action) break;
+              const r = await env.step(action);
+              observation = r.observation;
+              ended = r.terminated || r.truncated;
+              if (ended || g.recoveredBy === "next_action") break;
+            }
+            if (g.recovery !== "ignore" && g.recoveredBy === "status")
+              expect(env.events()[0]?.recoveredAt, `${where}: recovered`).not.toBeNull();
+            for (let i = 0; i < 20 && !ended; i++) {
+              const action = await env.oracleAction();
+              if (!action) break;
+              const r = await env.step(action);
+              ended = r.terminated || r.truncated;
+            }
+            const outcome = await env.evaluate();
+            expect(outcome.success, `${where}: ${outcome.reason}`).toBe(true);
+            // Effects that only need re-locating count as recovered at the next action that applied.
+            if (g.recoveredBy === "next_action")
+              expect(env.events()[0]?.recoveredAt, `${where}: recovered`).not.toBeNull();
+            expect(outcome.metrics.noiseEvents, where).toBe(1);
+          }
+        }),
+    );
   }
 
-  it("noise never delivers input to task elements (capture listeners on the task page count none)", {
-    timeout: 120_000,
-  }, async () => {
-    const INPUT = [
-      "click",
-      "mousedown",
-      "mouseup",
-      "pointerdown",
-      "keydown",
-      "keyup",
-      "input",
-      "change",
-      "beforeinput",
-    ];
-    for (const g of CATALOG) {
-      await web.reset({ taskId: "login-user", seed: 2 });
-      await web.withPage((p) =>
-        p.evaluate(`(() => {
+  it(
+    "noise never delivers input to task elements (capture listeners on the task page count none)",
+    {
+      timeout: LANE_TIMEOUT_MS,
+    },
+    async ({ expect }) =>
+      lanes.with(async ({ web }) => {
+        const INPUT = [
+          "click",
+          "mousedown",
+          "mouseup",
+          "pointerdown",
+          "keydown",
+          "keyup",
+          "input",
+          "change",
+          "beforeinput",
+        ];
+        for (const g of CATALOG) {
+          await web.reset({ taskId: "login-user", seed: 2 });
+          await web.withPage((p) =>
+            p.evaluate(`(() => {
           window.__inputToTask = [];
           for (const type of ${JSON.stringify(INPUT)}) {
             document.addEventListener(type, (e) => {
@@ -136,18 +152,19 @@ describe("noise catalog: every generator on three tasks (inject, non-sabotage, r
           }
           return true;
         })()`),
-      );
-      const refusal = await web.applyPerturbation({
-        id: "e1",
-        effect: g.build(createRandom("noise-event", 3)),
-      });
-      expect(refusal, g.name).toBeNull();
-      await web.advancePerturbations();
-      await web.advancePerturbations();
-      if (g.build(createRandom("noise-event", 3)).kind === "native_dialog")
-        await web.step({ type: "key", keys: "Escape" });
-      const seen = await web.withPage((p) => p.evaluate("window.__inputToTask"));
-      expect(seen, g.name).toEqual([]);
-    }
-  });
+          );
+          const refusal = await web.applyPerturbation({
+            id: "e1",
+            effect: g.build(createRandom("noise-event", 3)),
+          });
+          expect(refusal, g.name).toBeNull();
+          await web.advancePerturbations();
+          await web.advancePerturbations();
+          if (g.build(createRandom("noise-event", 3)).kind === "native_dialog")
+            await web.step({ type: "key", keys: "Escape" });
+          const seen = await web.withPage((p) => p.evaluate("window.__inputToTask"));
+          expect(seen, g.name).toEqual([]);
+        }
+      }),
+  );
 });

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 
 // Packs the package as `npm publish` would (`npm pack`, whose `prepack` builds dist/), installs the
 // tarball into an empty directory and runs the installed `rehearsal` there: the package carries
@@ -107,8 +107,9 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("the packed package, installed into an empty directory", () => {
-  it("ships the compiled code and its assets, not the sources, and needs no tsx", () => {
+// The checks run the installed package side by side (separate processes, separate stores).
+describe("the packed package, installed into an empty directory", { concurrent: true }, () => {
+  it("ships the compiled code and its assets, not the sources, and needs no tsx", ({ expect }) => {
     expect(files).toContain("dist/cli/main.js");
     expect(files).toContain("dist/index.d.ts");
     expect(files).toContain("dist/testing/index.js");
@@ -121,7 +122,7 @@ describe("the packed package, installed into an empty directory", () => {
 
   it(
     "runs `rehearsal tasks list --suite builtin` (text and --json)",
-    async () => {
+    async ({ expect }) => {
       expect(await rehearsal("tasks", "list", "--suite", "builtin")).toContain("click-button");
       const listed = JSON.parse(await rehearsal("--json", "tasks", "list", "--suite", "builtin")) as unknown;
       expect(JSON.stringify(listed)).toContain('"click-button"');
@@ -131,7 +132,7 @@ describe("the packed package, installed into an empty directory", () => {
 
   it(
     "runs `rehearsal demo frozenlake`",
-    async () => {
+    async ({ expect }) => {
       const out = await rehearsal(
         "demo",
         "frozenlake",
@@ -148,7 +149,7 @@ describe("the packed package, installed into an empty directory", () => {
 
   it(
     "imports the library by its entry points",
-    async () => {
+    async ({ expect }) => {
       const script =
         'const m = await import("rehearsal"); const env = m.createFrozenLakeEnvironment({ slippery: false });' +
         'console.log(env.suite.get("4x4").id, typeof (await import("rehearsal/envs/web")).createWebEnvironment);';
@@ -163,7 +164,7 @@ describe("the packed package, installed into an empty directory", () => {
 
   it(
     "every entry point in package.json's exports loads from the installed package (testing needs vitest)",
-    async () => {
+    async ({ expect }) => {
       const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
         exports: Record<string, unknown>;
       };
@@ -182,7 +183,7 @@ describe("the packed package, installed into an empty directory", () => {
 
   it.skipIf(!existsSync(chromium))(
     "runs a web episode with the installed CLI",
-    async () => {
+    async ({ expect }) => {
       const out = await rehearsal(
         "--json",
         "run",

@@ -1,42 +1,50 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { createLanes, LANE_TIMEOUT_MS } from "../../lanes.ts";
+import { shareBrowserAcrossFile } from "../../web-browser.ts";
 import { builtinManifests, runOracle } from "./helpers.ts";
 
 // Every built-in web task: following the page's own oracle reaches full reward on several seeds.
 const SEEDS = [1, 2, 3, 4, 5];
 const manifests = builtinManifests();
 
-describe("built-in web tasks: the oracle solves every task", () => {
-  let env: WebEnvironment;
-  beforeAll(async () => {
-    env = await createWebEnvironment({ observation: { screenshot: false } });
-  });
-  afterAll(async () => {
-    await env?.close();
-  });
+shareBrowserAcrossFile();
 
-  it("the suite lists every task folder", () => {
-    const listed = env.suite.list().map((t) => t.id);
+// The tasks run at once, each on an environment of its own (a lane) in the file's one browser.
+describe("built-in web tasks: the oracle solves every task", { concurrent: true }, () => {
+  const lanes = createLanes(
+    () => createWebEnvironment({ observation: { screenshot: false } }),
+    (env: WebEnvironment) => env.close(),
+  );
+  afterAll(() => lanes.close());
+
+  it("the suite lists every task folder", async ({ expect }) => {
+    const listed = await lanes.with(async (env) => env.suite.list().map((t) => t.id));
     for (const m of manifests) expect(listed).toContain(m.id);
   });
 
   for (const m of manifests) {
-    it(`${m.id} (${m.tier}, ${m.split}) reaches reward 1 on ${SEEDS.length} seeds`, {
-      timeout: 180_000,
-    }, async () => {
-      for (const seed of SEEDS) {
-        const run = await runOracle(env, m.id, seed, m.maxSteps);
-        const context = `${m.id} seed ${seed}: ${run.result.reason}; actions ${JSON.stringify(run.actions)}`;
-        expect(run.errors, context).toEqual([]);
-        expect(run.result.success, context).toBe(true);
-        expect(run.result.reward, context).toBe(1);
-        // Tiers are honest: short tasks take 1-3 steps, long ones 8-15.
-        if (m.tier === "short") expect(run.actions.length, context).toBeLessThanOrEqual(3);
-        else {
-          expect(run.actions.length, context).toBeGreaterThanOrEqual(8);
-          expect(run.actions.length, context).toBeLessThanOrEqual(15);
-        }
-      }
-    });
+    it(
+      `${m.id} (${m.tier}, ${m.split}) reaches reward 1 on ${SEEDS.length} seeds`,
+      {
+        timeout: LANE_TIMEOUT_MS,
+      },
+      async ({ expect }) =>
+        lanes.with(async (env) => {
+          for (const seed of SEEDS) {
+            const run = await runOracle(env, m.id, seed, m.maxSteps);
+            const context = `${m.id} seed ${seed}: ${run.result.reason}; actions ${JSON.stringify(run.actions)}`;
+            expect(run.errors, context).toEqual([]);
+            expect(run.result.success, context).toBe(true);
+            expect(run.result.reward, context).toBe(1);
+            // Tiers are honest: short tasks take 1-3 steps, long ones 8-15.
+            if (m.tier === "short") expect(run.actions.length, context).toBeLessThanOrEqual(3);
+            else {
+              expect(run.actions.length, context).toBeGreaterThanOrEqual(8);
+              expect(run.actions.length, context).toBeLessThanOrEqual(15);
+            }
+          }
+        }),
+    );
   }
 });

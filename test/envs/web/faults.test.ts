@@ -6,7 +6,7 @@ import { createRuntime, isRehearsalError } from "../../../src/core/index.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 import { createOraclePolicy } from "../../../src/policies/oracle-policy.ts";
 import { runEpisodes } from "../../../src/rollout/index.ts";
-import { runCli, withStore } from "../../cli/run-cli.ts";
+import { spawnCli, withStore } from "../../cli/run-cli.ts";
 import { FIXTURE_FAULTS, idWhere } from "./helpers.ts";
 
 /** Small deadlines: a stuck page is detected within about 2 × 1 s + a 2 s probe. */
@@ -24,7 +24,17 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   return isRehearsalError(e) ? e.code : `not a typed error: ${String(e)}`;
 }
 
-describe("web environment faults: pages that hang, misreport or never start", () => {
+/**
+ * The two parts below run at once (both mostly wait out deadlines: the environment's in this
+ * process, the CLI's in its child); the tests inside each run one after the other.
+ */
+function alongsideTheOther(name: string, suite: () => void): void {
+  describe(name, { concurrent: true }, () => {
+    describe.sequential("one test after another", suite);
+  });
+}
+
+alongsideTheOther("web environment faults: pages that hang, misreport or never start", () => {
   let pool: BrowserPool;
   let env: WebEnvironment;
   beforeAll(async () => {
@@ -99,18 +109,18 @@ describe("web environment faults: pages that hang, misreport or never start", ()
   });
 });
 
-describe("the CLI on a page whose click handler never returns", () => {
+alongsideTheOther("the CLI on a page whose click handler never returns", () => {
   const dir = mkdtempSync(join(tmpdir(), "rehearsal-faults-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("records both episodes infra_failed and exits", () => {
+  it("records both episodes infra_failed and exits", async ({ expect, onTestFinished }) => {
     const config = join(dir, "run.json");
     writeFileSync(
       config,
       JSON.stringify({ envOptions: { actionTimeoutMs: 1_000, observation: { screenshot: false } } }),
     );
     const started = Date.now();
-    const r = runCli([
+    const cli = await spawnCli([
       "--json",
       "run",
       "-c",
@@ -128,7 +138,12 @@ describe("the CLI on a page whose click handler never returns", () => {
       "--store",
       join(dir, "store"),
     ]);
-    // spawnSync's own limit (120 s) would leave no exit status: the process ended by itself.
+    onTestFinished(() => {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill("SIGKILL");
+    });
+    const r = await cli.done;
+    // It ended by itself (not by a signal), with an exit status.
+    expect(r.signal, r.stderr).toBeNull();
     expect(r.code, r.stderr).not.toBe(-1);
     expect(Date.now() - started).toBeLessThan(60_000);
     // Every episode infra-failed: the run is failed with the environment's exit code, and the
