@@ -1,5 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,6 +7,7 @@ import { BATCH_MAX_CHARS } from "../../src/store/step-batch.ts";
 import { StoreError } from "../../src/store/store-errors.ts";
 import { RESERVE_BYTES } from "../../src/store/store-health.ts";
 import { newRun, newTrajectory, step } from "../../src/testing/store-conformance/fixtures.ts";
+import { immutableStoreFiles } from "./immutable-files.ts";
 import { createTempDirs } from "./temp-dirs.ts";
 
 /*
@@ -192,16 +191,11 @@ describe("the sqlite store's batch timer", () => {
 
   it("a timer commit refused by the file system surfaces as the typed StoreError at the next call", async (ctx) => {
     const { dir, store, rows, steps, close } = open({ batchMs: 20 });
-    // Not the -shm file: SQLite maps it into memory, and a mapping of an immutable file faults (SIGBUS).
-    const files = readdirSync(dir)
-      .filter((f) => f.startsWith(DATABASE_FILE) && !f.endsWith("-shm"))
-      .map((f) => join(dir, f));
-    const chattr = (flag: "+i" | "-i") => execFileSync("chattr", [flag, ...files], { stdio: "pipe" });
-    try {
-      chattr("-i");
-    } catch (error) {
+    const { chattr, unavailable } = immutableStoreFiles(dir);
+    const why = unavailable();
+    if (why !== undefined) {
       close();
-      return ctx.skip(`chattr is not available on this file system (${String(error)})`);
+      return ctx.skip(why);
     }
     let failure: unknown;
     try {

@@ -1,15 +1,5 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,6 +8,7 @@ import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts"
 import { runEpisodes } from "../../src/rollout/index.ts";
 import { DATABASE_FILE, openSqliteStore, type RunStore, STORE_ERROR_CODES } from "../../src/store/index.ts";
 import { classifyFailure, StoreError } from "../../src/store/store-errors.ts";
+import { immutableStoreFiles } from "./immutable-files.ts";
 import { createTempDirs } from "./temp-dirs.ts";
 import { mountTmpfs } from "./tmpfs.ts";
 
@@ -149,16 +140,11 @@ describe("store health during a run", () => {
     const dir = join(temp.make(), "store");
     // Every step commits on its own, so that the steps before the switch are on disk when it comes.
     const store = openSqliteStore({ dir, batchSteps: 1 });
-    const files = readdirSync(dir)
-      // Not the -shm file: SQLite maps it into memory, and a mapping of an immutable file faults (SIGBUS).
-      .filter((f) => f.startsWith(DATABASE_FILE) && !f.endsWith("-shm"))
-      .map((f) => join(dir, f));
-    const chattr = (flag: "+i" | "-i") => execFileSync("chattr", [flag, ...files], { stdio: "pipe" });
-    try {
-      chattr("-i");
-    } catch (error) {
+    const { chattr, unavailable } = immutableStoreFiles(dir);
+    const why = unavailable();
+    if (why !== undefined) {
       store.close();
-      return ctx.skip(`chattr is not available on this file system (${String(error)})`);
+      return ctx.skip(why);
     }
     try {
       const error = await playInto(
