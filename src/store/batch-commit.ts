@@ -5,14 +5,14 @@ import type { StepRow } from "./rows.ts";
 import { insert } from "./sqlite-open.ts";
 import { STEP_COLUMNS, STEP_INSERT_SIZES, type Statements, type StepColumn } from "./statements.ts";
 import type { StepBatch } from "./step-batch.ts";
-import { unknownRunError } from "./store-errors.ts";
+import { isProtocolError, unknownRunError } from "./store-errors.ts";
 import type { StoreHealth } from "./store-health.ts";
 import type { trajectoryProtocol } from "./trajectory-protocol.ts";
 
 /** The longest delay a Node timer takes (longer ones fire at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The operation named in the error of a commit that the batch timer ran. */
-export const TIMER_COMMIT = "committing the waiting batch (batchMs timer)";
+const TIMER_COMMIT = "committing the waiting batch (batchMs timer)";
 
 /**
  * Commits the SQLite store's batch (see `StepBatch`) in one transaction, and, through an unref'd timer,
@@ -46,12 +46,16 @@ export interface BatchCommitDeps {
 export function createBatchCommitter(deps: BatchCommitDeps): BatchCommitter {
   const { st, batch, health, observations, protocol } = deps;
 
-  /** Runs `check` for a trajectory's entries; when it throws they can never commit: they are dropped. */
+  /**
+   * Runs `check` for a trajectory's entries. When the committed rows refuse them (a protocol error:
+   * another connection finished, took or deleted what they follow) they can never commit and are
+   * dropped; any other failure (disk full, I/O) leaves them waiting for the next commit.
+   */
   function orDrop(trajectoryId: string, check: () => void): void {
     try {
       check();
     } catch (error) {
-      batch.drop(trajectoryId);
+      if (isProtocolError(error)) batch.drop(trajectoryId);
       throw error;
     }
   }

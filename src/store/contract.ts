@@ -151,10 +151,12 @@ export interface ArtefactRef {
 /**
  * The run store. Every method is synchronous and atomic. The SQLite store commits appended steps in
  * batches (see `SqliteStoreOptions.batchSteps`): a step is durable once its batch commits, which
- * happens before any other call but a start, and `finishTrajectory` commits the trajectory's last steps
- * with its end in one transaction; a start commits with the trajectory's first batch or its end. So a crash never leaves a
- * half-written step or batch, or an episode marked complete that was not; it loses at most the waiting
- * steps (and waiting starts) of trajectories still running. Every call sees every step appended before it.
+ * happens before any other call but a start, an append or an end (and by a timer once the batch waited
+ * `batchMs`); a start commits with the trajectory's first batch or its end, an end with the
+ * trajectory's last steps or later. So a crash never leaves a half-written step or batch, or an episode
+ * marked complete that was not; it loses at most the waiting entries: steps of trajectories still
+ * running, and the ends of episodes finished in the last `batchMs`. Every call sees every step appended
+ * before it; another connection sees what has been committed.
  * Screenshots in observations (`screenshot.bytes`) are moved to content-addressed artefacts on write and
  * come back without bytes (read them with `getArtefact`).
  *

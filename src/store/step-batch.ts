@@ -37,7 +37,7 @@ export function parseBatchOptions(options: { batchSteps?: number; batchMs?: numb
  * ends of trajectories finished since (they go in last, so an end commits with all its steps).
  * A batch is due when it holds `batchSteps` steps, or `BATCH_MAX_CHARS` of text, or its oldest entry
  * waited `batchMs` milliseconds; the store commits it in one transaction then, and before any other
- * operation but a start.
+ * operation but a start, an append or an end.
  * Artefact rows stay with the batch even when a step or an end is taken back: a row for a written file
  * is harmless.
  */

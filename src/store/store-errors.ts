@@ -13,6 +13,20 @@ export function protocolError(
   return new InternalError(code, message, { details });
 }
 
+/** The codes of the store's rules on trajectories (ids, order, life) that a batch commit re-checks. */
+const PROTOCOL_CODES: ReadonlySet<string> = new Set([
+  STORE_ERROR_CODES.unknownRun,
+  STORE_ERROR_CODES.unknownTrajectory,
+  STORE_ERROR_CODES.duplicateId,
+  STORE_ERROR_CODES.trajectoryFinished,
+  STORE_ERROR_CODES.stepOutOfOrder,
+]);
+
+/** Whether `error` is a `protocolError` on a trajectory (the committed rows refused a call). */
+export function isProtocolError(error: unknown): boolean {
+  return error instanceof InternalError && PROTOCOL_CODES.has(error.code);
+}
+
 /** An argument failed its schema. `operation` reads like `appendStep(traj-1)`. */
 export function invalidArgument(operation: string, what: string, error: z.ZodError): InternalError {
   return new InternalError(

@@ -101,10 +101,6 @@ describe("search prewarms shared by its trees", () => {
     const prewarms = warm.log.filter((e) => e.op === "prewarm").map((e) => `${e.env}:${e.taskId}`);
     expect(prewarms.length).toBeGreaterThan(0);
     expect(new Set(prewarms).size).toBe(prewarms.length);
-    // Nothing prewarms a task after the last.
-    expect(warm.log.filter((e) => e.op === "prewarm").every((e) => TASKS.includes(e.taskId ?? ""))).toBe(
-      true,
-    );
     expect(cold.log.some((e) => e.op === "prewarm")).toBe(false);
     for (let t = 0; t < TASKS.length; t++)
       expect(treeView(warm.result.tasks[t]!.nodes.values())).toEqual(

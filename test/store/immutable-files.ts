@@ -6,8 +6,8 @@ import { DATABASE_FILE } from "../../src/store/index.ts";
 /**
  * Sets or clears the immutable flag (`chattr`: even root cannot write) on a store's database files,
  * which makes a store read-only while it is open. Not the -shm file: SQLite maps it into memory, and a
- * mapping of an immutable file faults (SIGBUS). `available()` clears the flag once and says whether
- * `chattr` works on this file system (the reason when it does not).
+ * mapping of an immutable file faults (SIGBUS). `unavailable()` clears the flag once and gives the
+ * reason when `chattr` does not work on this file system.
  */
 export function immutableStoreFiles(dir: string) {
   const files = readdirSync(dir)

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { isRehearsalError } from "../../src/core/index.ts";
 import { DATABASE_FILE, openSqliteStore, STORE_ERROR_CODES } from "../../src/store/index.ts";
 import { BATCH_MAX_CHARS } from "../../src/store/step-batch.ts";
-import { StoreError } from "../../src/store/store-errors.ts";
+import { isProtocolError, StoreError } from "../../src/store/store-errors.ts";
 import { RESERVE_BYTES } from "../../src/store/store-health.ts";
 import { newRun, newTrajectory, step } from "../../src/testing/store-conformance/fixtures.ts";
 import { immutableStoreFiles } from "./immutable-files.ts";
@@ -112,6 +112,36 @@ describe("ends in the sqlite store's batch", () => {
     const a = store.getTrajectory("a");
     expect([a?.status, a?.steps.length]).toEqual(["complete", 2]);
     close();
+  });
+
+  it("only a refusal by the store's rules drops waiting entries at commit (a failure of another kind keeps them)", () => {
+    const { dir, store, close } = open();
+    const thrown = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    };
+    episode(store, "a", 1);
+    const refusals = [
+      thrown(() => store.finishTrajectory("a", { status: "aborted", endedAtMs: 1 })),
+      thrown(() => store.appendStep("a", step(5))),
+      thrown(() => store.finishTrajectory("nope", { status: "aborted", endedAtMs: 1 })),
+      thrown(() => store.startTrajectory(newTrajectory("a"))),
+    ];
+    expect(refusals.map((e) => isProtocolError(e))).toEqual([true, true, true, true]);
+    const raw = new Database(join(dir, DATABASE_FILE));
+    const sqliteFailure = thrown(() => raw.prepare("SELECT * FROM no_such_table").get());
+    raw.close();
+    close();
+    const closed = thrown(() => store.listRuns());
+    expect([
+      (closed as { code?: string })?.code,
+      isProtocolError(closed),
+      isProtocolError(sqliteFailure),
+    ]).toEqual([STORE_ERROR_CODES.closed, false, false]);
   });
 
   it("an end whose trajectory another connection finished meanwhile is refused at commit, and dropped", () => {
