@@ -6,6 +6,7 @@
  * as many as run at once: Vitest's `maxConcurrency` bounds a file's concurrent tests) and is handed to
  * one test at a time, so each test still plays alone on its environment, exactly as before.
  */
+
 /**
  * The timeout of a test that shares the machine with the file's other lanes: its wall time holds their
  * work too (a test alone took a fraction of it), so it is the budget of the whole file, not of one case.

@@ -16,7 +16,9 @@ export function fingerprintOf(parts: Record<string, unknown>): string {
 }
 
 export function partDigests(parts: Record<string, unknown>): PartDigests {
-  return fingerprintWithDigests(parts).digests;
+  const out: PartDigests = {};
+  for (const [key, value] of Object.entries(parts)) out[key] = sha256Hex(canonicalJson(value ?? null));
+  return out;
 }
 
 /** The names of the parts whose digests differ (a part present on one side only counts), sorted. */

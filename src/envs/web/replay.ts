@@ -1,5 +1,5 @@
 import type { Action, Environment, Observation } from "../../core/index.ts";
-import { changedParts, fingerprintOf, type PartDigests, partDigests } from "./fingerprint-diff.ts";
+import { changedParts, fingerprintWithDigests, type PartDigests } from "./fingerprint-diff.ts";
 import { ReplayMismatchError } from "./web-errors.ts";
 
 export interface ReplayOptions {
@@ -79,7 +79,8 @@ export async function reachedState(env: Environment): Promise<{ fingerprint: str
   const withParts = env as Environment & Partial<WithParts>;
   if (typeof withParts.fingerprintParts !== "function") return { fingerprint: await env.fingerprint() };
   const parts = await withParts.fingerprintParts();
-  return { fingerprint: fingerprintOf(parts), parts: partDigests(parts) };
+  const { print, digests } = fingerprintWithDigests(parts);
+  return { fingerprint: print, parts: digests };
 }
 
 /** Deterministic reset + action prefix, then the fingerprint check (never silently ignored). */

@@ -13,9 +13,12 @@ import { EnvironmentError } from "../../core/index.ts";
  *   WebSockets (a WebSocket to the task server's own port meets a server that refuses upgrades).
  * - what was blocked is counted from the context's network events (DevTools `Network` domain, on
  *   whether or not anything intercepts): every http(s) request not to the task server, and every
- *   WebSocket (of a page or a worker).
+ *   WebSocket (of a page or a worker). The events come after the fact: a count read just after a
+ *   request of an out-of-process frame or a worker (other DevTools sessions) may trail it by what is
+ *   still in flight, and a late one counts for the next episode of the context after a restart.
  */
-export interface BlockingProxy {
+
+interface BlockingProxy {
   server: string;
   bypass: string;
 }
@@ -78,7 +81,7 @@ export async function blockingProxy(origin: string): Promise<BlockingProxy> {
 }
 
 /** Whether a request URL is counted as blocked: http(s) and not on the task server. */
-export function isForeignRequest(origin: string, url: string): boolean {
+function isForeignRequest(origin: string, url: string): boolean {
   return /^https?:/i.test(url) && !url.startsWith(`${origin}/`);
 }
 

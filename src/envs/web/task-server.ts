@@ -1,3 +1,4 @@
+import type { BigIntStats } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -48,9 +49,14 @@ function inside(root: string, full: string): boolean {
 
 /**
  * The file `rel` names under `dir`, or null: never outside `dir`, neither by `..` nor by a symbolic
- * link (the real path must lie inside the directory's real path too).
+ * link (the real path must lie inside the directory's real path too); with its stats (the validator's).
  */
-async function fileAt(dir: string, rel: string): Promise<string | null> {
+interface Found {
+  path: string;
+  stats: BigIntStats;
+}
+
+async function fileAt(dir: string, rel: string): Promise<Found | null> {
   const root = resolve(dir);
   const full = resolve(root, `.${sep}${rel}`);
   if (!inside(root, full)) return null;
@@ -58,19 +64,19 @@ async function fileAt(dir: string, rel: string): Promise<string | null> {
     const realRoot = await realpath(root);
     let real = await realpath(full);
     if (!inside(realRoot, real)) return null;
-    const s = await stat(real);
+    let s = await stat(real, { bigint: true });
     if (s.isDirectory()) {
       real = await realpath(join(real, "index.html"));
       if (!inside(realRoot, real)) return null;
-      return (await stat(real)).isFile() ? real : null;
+      s = await stat(real, { bigint: true });
     }
-    return s.isFile() ? real : null;
+    return s.isFile() ? { path: real, stats: s } : null;
   } catch {
     return null;
   }
 }
 
-async function locate(options: TaskServerOptions, path: string): Promise<string | null> {
+async function locate(options: TaskServerOptions, path: string): Promise<Found | null> {
   const mounts = [...options.mounts, { prefix: "/core/", dir: options.coreDir }].sort(
     (a, b) => b.prefix.length - a.prefix.length,
   );
@@ -102,24 +108,24 @@ export async function startTaskServer(options: TaskServerOptions): Promise<TaskS
       res.writeHead(400).end();
       return;
     }
-    const file = path.includes("\0") ? null : await locate(options, path);
-    if (!file) {
+    const found = path.includes("\0") ? null : await locate(options, path);
+    if (!found) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" });
       res.end(`not found: ${path}`);
       return;
     }
     // A validator from the file's inode, size and modification time: the browser keeps the file and asks
     // again on every use (no-cache), so a changed file is served at once, an unchanged one as 304.
-    const { size, mtimeNs, ino } = await stat(file, { bigint: true });
+    const { size, mtimeNs, ino } = found.stats;
     const etag = `"${ino.toString(36)}-${size.toString(36)}-${mtimeNs.toString(36)}"`;
     const validated = { etag, "cache-control": "no-cache" };
     if (req.headers["if-none-match"] === etag) {
       res.writeHead(304, validated).end();
       return;
     }
-    const body = await readFile(file);
+    const body = await readFile(found.path);
     res.writeHead(200, {
-      "content-type": TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
+      "content-type": TYPES[extname(found.path).toLowerCase()] ?? "application/octet-stream",
       "content-length": body.length,
       ...validated,
     });

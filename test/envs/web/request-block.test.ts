@@ -61,10 +61,11 @@ const tryAll = (port: number, own: string, worker: boolean) => `(async () => {
   ]);
 })()`;
 
-/** Foreign requests and WebSockets one `tryAll` makes (the core.js fetch is the task server's). */
-const blockedPerRun = (worker: boolean) => (worker ? 9 : 8);
+/** Foreign requests and WebSockets one `tryAll` makes, its worker's included (the core.js fetch is the task server's). */
+const blockedPerRun = (worker: boolean) => (worker ? 10 : 8);
 
 const WORKER = `const port = new URL(location.href).searchParams.get("port");
+const socket = new WebSocket("ws://127.0.0.1:" + port + "/worker-ws"); socket.onerror = () => {};
 fetch("http://localhost:" + port + "/worker").then(() => postMessage("worker ok"), () => postMessage("worker failed"));`;
 
 const PAGE = `<!DOCTYPE html><html><head><title>Block</title><script src="/core/core.js"></script></head>
