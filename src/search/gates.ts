@@ -48,21 +48,27 @@ export function decideBranching(node: GateNode, bucketing: Bucketing, config: Se
   const none = (reason: GateReason): GateDecision => ({ reason, primary, children: [] });
   if (primary === null) return none("no_valid_bucket");
   if (valid.length < 2) return none("single_bucket");
-  if (node.step >= config.lateStepDeferral && !node.hasBranched) return none("late_step_deferral");
-  if (node.budget <= 0) return none("budget_exhausted");
-  if (node.step >= hardCutoffOf(config)) return none("hard_cutoff");
-  const children = valid.slice(1, 1 + config.perStepCap);
-  if (children.length === 0) return none("per_step_cap");
-  return { reason: "branch", primary, children };
+  const closed = closedGate(node, config);
+  if (closed !== undefined) return none(closed);
+  return { reason: "branch", primary, children: valid.slice(1, 1 + config.perStepCap) };
 }
 
 /**
- * Whether a node may still pass the gates at a later step: false once a gate it fails can never pass
- * again (its step only grows, its budget only shrinks, and a node that does not branch stays unbranched).
+ * The first gate, after the bucket checks, that `node` fails whatever its candidates: late-step
+ * deferral, branch budget, hard cutoff, a per-step cap of 0. Each holds for the node's later steps too
+ * (its step only grows, its budget only shrinks, and a node that does not branch stays unbranched).
  */
+function closedGate(node: GateNode, config: SearchConfig): GateReason | undefined {
+  if (node.step >= config.lateStepDeferral && !node.hasBranched) return "late_step_deferral";
+  if (node.budget <= 0) return "budget_exhausted";
+  if (node.step >= hardCutoffOf(config)) return "hard_cutoff";
+  if (config.perStepCap <= 0) return "per_step_cap";
+  return undefined;
+}
+
+/** Whether a node may still pass the gates at a later step: false once a gate it fails can never pass again. */
 export function mayBranchLater(node: GateNode, config: SearchConfig): boolean {
-  if (config.perStepCap <= 0 || node.budget <= 0 || node.step >= hardCutoffOf(config)) return false;
-  return node.hasBranched || node.step < config.lateStepDeferral;
+  return closedGate(node, config) === undefined;
 }
 
 export type EndReason = "done" | "fail" | "terminated" | "horizon" | "repeated_action" | "consecutive_waits";
