@@ -72,13 +72,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   /** A read: a failure of the store comes out as its StoreError. Waiting steps are committed first. */
   function read<T>(operation: string, fn: () => T): T {
     open(operation);
-    commitBatch(operation);
+    committer.commit(operation);
     return health.guard(operation, fn);
   }
   /** A write: also checks, first, that the store may write and is still there. */
   function write<T>(operation: string, fn: () => T): T {
     open(operation);
-    commitBatch(operation);
+    committer.commit(operation);
     return writeNow(operation, fn);
   }
   function writeNow<T>(operation: string, fn: () => T): T {
@@ -133,9 +133,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     protocol,
     insertArtefactRows,
   });
-  function commitBatch(operation: string): void {
-    committer.commit(operation);
-  }
   /**
    * A step or an end joins the batch (`add` checks and adds it, and says whether the batch is now due):
    * the batch commits when due, else later or by its timer. Nothing is written here but artefact files.
@@ -150,7 +147,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     const { row, due } = health.guard(operation, add);
     if (due) {
       try {
-        commitBatch(operation);
+        committer.commit(operation);
       } catch (error) {
         takeBack(row); // this call's entry was not written; the earlier ones wait for the next commit
         throw error;
@@ -347,7 +344,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       let failure: unknown;
       try {
         committer.recover("close");
-        commitBatch("close");
+        committer.commit("close");
       } catch (error) {
         failure = error;
       }
