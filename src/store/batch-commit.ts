@@ -1,10 +1,11 @@
 import type Database from "better-sqlite3";
 import type { PendingArtefact } from "./encode.ts";
-import type { ObservationRefs } from "./observation-refs.ts";
+import type { MiddleRefs, ObservationRefs } from "./observation-refs.ts";
 import type { StepRow } from "./rows.ts";
 import { insert } from "./sqlite-open.ts";
 import { STEP_COLUMNS, STEP_INSERT_SIZES, type Statements, type StepColumn } from "./statements.ts";
 import type { StepBatch } from "./step-batch.ts";
+import { middleText } from "./step-text.ts";
 import { isProtocolError, unknownRunError } from "./store-errors.ts";
 import type { StoreHealth } from "./store-health.ts";
 import type { trajectoryProtocol } from "./trajectory-protocol.ts";
@@ -38,13 +39,14 @@ export interface BatchCommitDeps {
   batchMs: number;
   health: StoreHealth;
   observations: ObservationRefs;
+  middles: MiddleRefs;
   /** The rules on the committed rows (read inside the transaction). */
   protocol: ReturnType<typeof trajectoryProtocol>;
   insertArtefactRows(pending: ReadonlyArray<PendingArtefact>): void;
 }
 
 export function createBatchCommitter(deps: BatchCommitDeps): BatchCommitter {
-  const { st, batch, health, observations, protocol } = deps;
+  const { st, batch, health, observations, middles, protocol } = deps;
 
   /**
    * Runs `check` for a trajectory's entries. When the committed rows refuse them (a protocol error:
@@ -95,9 +97,13 @@ export function createBatchCommitter(deps: BatchCommitDeps): BatchCommitter {
           args[a++] = row.terminated;
           args[a++] = row.truncated;
           args[a++] = row.observation === null ? null : observations.idOf(row.observation);
-          args[a++] = row.data;
+          // A middle seen for the first time stays in the row, at the front of its data.
+          const middleId = row.middle === null ? undefined : middles.idOf(row.middle);
+          args[a++] = middleId ?? null;
+          args[a++] =
+            middleId === undefined && row.middle !== null ? middleText(row.middle) + row.data : row.data;
         }
-        statement.run(args);
+        statement.run(...args);
       }
     });
   }
@@ -139,7 +145,9 @@ export function createBatchCommitter(deps: BatchCommitDeps): BatchCommitter {
       try {
         insertBatchTx.immediate();
       } catch (error) {
-        observations.forget(); // the transaction did not commit: the observations it stored are gone
+        // The transaction did not commit: the observations and middles it stored are gone.
+        observations.forget();
+        middles.forget();
         throw error;
       }
     });

@@ -16,6 +16,7 @@ import {
   type TreeRecord,
   TreeRecordSchema,
 } from "./contract.ts";
+import type { MiddlePieces } from "./step-text.ts";
 import { corruptRow } from "./store-errors.ts";
 
 /*
@@ -65,8 +66,10 @@ export interface TrajectoryRowWithCount extends TrajectoryRow {
 
 /**
  * A step row as appended. With `observation` (the observation's JSON text, kept once in the
- * `observations` table and referenced by `observation_id`), `data` is the step's text after the
- * observation (`stepTail`); without, `data` is the whole step text.
+ * `observations` table and referenced by `observation_id`), `middle` holds the pieces of the step's
+ * text after the observation up to its time (`middleText`; kept once in `step_middles` when it recurs,
+ * referenced by `middle_id`, else stored at the front of `data`) and `data` the rest (`stepEnd`);
+ * without, `middle` is null and `data` is the whole step text.
  */
 export interface StepRow {
   trajectory_id: string;
@@ -76,6 +79,7 @@ export interface StepRow {
   terminated: 0 | 1;
   truncated: 0 | 1;
   observation: string | null;
+  middle: MiddlePieces | null;
   data: string;
 }
 

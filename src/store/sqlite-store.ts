@@ -4,7 +4,7 @@ import { createBatchCommitter } from "./batch-commit.ts";
 import type { PageOptions, RunStore, TrajectoryFilter, TreeNodeFilter } from "./contract.ts";
 import * as encode from "./encode.ts";
 import * as encodeStep from "./encode-step.ts";
-import { createObservationRefs } from "./observation-refs.ts";
+import { createMiddleRefs, createObservationRefs } from "./observation-refs.ts";
 import * as rows from "./rows.ts";
 import { insert, leaveWalMode, openDatabase, type SqliteStoreOptions } from "./sqlite-open.ts";
 import { type NodeQuery, prepareStatements, type Statements, type TrajectoryQuery } from "./statements.ts";
@@ -62,6 +62,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
   const observations = createObservationRefs((text) =>
     Number(st.insertObservation.run(text).lastInsertRowid),
   );
+  /** Step middles kept once they recur (see `StepRow.middle`). */
+  const middles = createMiddleRefs((text) => Number(st.insertMiddle.run(text).lastInsertRowid));
   let closed = false;
 
   /** Before every call: the store is open, and a failed timer commit is tried again and thrown. */
@@ -130,31 +132,25 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     batchMs: batchOptions.batchMs,
     health,
     observations,
+    middles,
     protocol,
     insertArtefactRows,
   });
   /**
-   * A step or an end joins the batch (`add` checks and adds it, and says whether the batch is now due):
-   * the batch commits when due, else later or by its timer. Nothing is written here but artefact files.
+   * After a step or an end joined the batch and made it due: the batch commits now. When that commit
+   * fails, this call's entry was not written and is taken back; the earlier ones wait for the next
+   * commit. (A batch that is not due commits later, or by its timer.)
    */
-  function joinBatch<R>(
-    operation: string,
-    add: () => { row: R; due: boolean },
-    takeBack: (row: R) => void,
-  ): void {
-    open(operation);
-    if (readOnly) health.beforeWrite(operation);
-    const { row, due } = health.guard(operation, add);
-    if (due) {
-      try {
-        committer.commit(operation);
-      } catch (error) {
-        takeBack(row); // this call's entry was not written; the earlier ones wait for the next commit
-        throw error;
-      }
+  function commitJoined<R>(operation: string, entry: R, takeBack: (entry: R) => void): void {
+    try {
+      committer.commit(operation);
+    } catch (error) {
+      takeBack(entry);
+      throw error;
     }
-    committer.arm();
   }
+  const takeBackStep = (row: rows.StepRow) => batch.remove(row);
+  const takeBackEnd = (row: encode.TrajectoryEndRow) => batch.removeEnd(row.id);
 
   const updateRunTx = db.transaction((id: string, patch: unknown) => {
     const row = st.getRun.get(id);
@@ -212,9 +208,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
 
     startTrajectory(t) {
       // The start joins the batch: it commits with the trajectory's first batch of steps or its end.
+      // Like a step, it is checked against the store's file (still there) by the commit that writes it.
       const operation = "startTrajectory";
       open(operation);
-      writeNow(operation, () => {
+      if (readOnly) health.beforeWrite(operation);
+      health.guard(operation, () => {
         const row = encode.encodeNewTrajectory(t);
         const found = st.startCheck.get({ id: row.id, run_id: row.run_id });
         if (batch.pendingStart(row.id) !== undefined || found?.taken != null)
@@ -224,24 +222,46 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       });
       committer.arm();
     },
+    // A step or an end joins the batch (checked, and nothing written but artefact files); no closure is
+    // made per call, as these run for every step.
     appendStep(trajectoryId, step) {
-      const add = () => {
-        const { row, pending } = encodeStep.encodeStep(trajectoryId, step);
-        callProtocol.checkAppend(trajectoryId, row.idx);
-        writeFiles(pending);
-        return { row, due: batch.add(row, pending) };
-      };
-      joinBatch("appendStep", add, (row) => batch.remove(row));
+      const operation = "appendStep";
+      open(operation);
+      if (readOnly) health.beforeWrite(operation);
+      let row: rows.StepRow;
+      let due: boolean;
+      try {
+        const encoded = encodeStep.encodeStep(trajectoryId, step);
+        row = encoded.row;
+        // The common case, checked in place: the next step of a trajectory with steps in the batch.
+        if (batch.nextIndex(trajectoryId) !== row.idx || batch.pendingEnd(trajectoryId) !== undefined)
+          callProtocol.checkAppend(trajectoryId, row.idx);
+        writeFiles(encoded.pending);
+        due = batch.add(row, encoded.pending);
+      } catch (error) {
+        throw health.failure(operation, error);
+      }
+      if (due) commitJoined(operation, row, takeBackStep);
+      committer.arm();
     },
     finishTrajectory(trajectoryId, end) {
-      // The end joins the batch: it commits with its trajectory's last steps, or later.
-      const add = () => {
-        const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
+      // The end commits with its trajectory's last steps, or later.
+      const operation = "finishTrajectory";
+      open(operation);
+      if (readOnly) health.beforeWrite(operation);
+      let row: encode.TrajectoryEndRow;
+      let due: boolean;
+      try {
+        const encoded = encode.encodeTrajectoryEnd(trajectoryId, end);
+        row = encoded.row;
         callProtocol.checkFinish(row.id);
-        writeFiles(pending);
-        return { row, due: batch.end(row, pending) };
-      };
-      joinBatch("finishTrajectory", add, (row) => batch.removeEnd(row.id));
+        writeFiles(encoded.pending);
+        due = batch.end(row, encoded.pending);
+      } catch (error) {
+        throw health.failure(operation, error);
+      }
+      if (due) commitJoined(operation, row, takeBackEnd);
+      committer.arm();
     },
     getTrajectory(id) {
       return read("getTrajectory", () => {

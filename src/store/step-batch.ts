@@ -2,6 +2,7 @@ import { z } from "zod";
 import { UserError } from "../core/index.ts";
 import type { PendingArtefact, TrajectoryEndRow } from "./encode.ts";
 import type { StepRow, TrajectoryRow } from "./rows.ts";
+import { middleLength } from "./step-text.ts";
 
 /** Defaults of the SQLite store's step batching (see `SqliteStoreOptions`). */
 export const DEFAULT_BATCH_STEPS = 256;
@@ -166,7 +167,7 @@ export function createStepBatch(options: StepBatchOptions, now: () => number): S
 }
 
 function charsOf(row: StepRow): number {
-  return row.data.length + (row.observation?.length ?? 0);
+  return row.data.length + (row.observation?.length ?? 0) + (row.middle ? middleLength(row.middle) : 0);
 }
 
 function endChars(end: TrajectoryEndRow): number {

@@ -77,6 +77,9 @@ const InfoSchema = z.record(z.string(), z.unknown());
  */
 export function recordText(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
+  // Only deeply frozen values are cached, so a hit needs no frozen check (it showed in the profile).
+  const known = frozenText.get(value);
+  if (known !== undefined) return known;
   if (Object.isFrozen(value)) {
     const cached = cachedText(value, (v) => InfoSchema.safeParse(v));
     if (cached !== undefined) return cached;
@@ -166,7 +169,54 @@ export function stepHead(index: number): string {
 
 /** A step's text after its observation: `stepHead(index) + observation + stepTail` is `stepText`. */
 export function stepTail(p: StepPieces): string {
-  return `,"action":${p.action},"raw":${JSON.stringify(p.raw)}${p.parseError},"reward":${p.reward},"terminated":${p.terminated},"truncated":${p.truncated},"info":${p.info},"timeMs":${p.timeMs}}`;
+  return `${stepMiddle(p)}${stepEnd(p.timeMs)}`;
+}
+
+/**
+ * A step's text between its observation and its time: action, raw text, parse error, reward, flags and
+ * info. Steps repeat it (a grid world's moves from the same cell), so the SQLite store keeps a recurring
+ * one once.
+ */
+export function stepMiddle(p: StepPieces): string {
+  return middleText(middlePieces(p));
+}
+
+/** The pieces of a step's middle (`stepMiddle`), the raw text already quoted. */
+export interface MiddlePieces {
+  readonly action: string;
+  /** `JSON.stringify(raw)`. */
+  readonly rawText: string;
+  readonly parseError: string;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+  readonly info: string;
+}
+
+export function middlePieces(p: StepPieces): MiddlePieces {
+  return {
+    action: p.action,
+    rawText: JSON.stringify(p.raw),
+    parseError: p.parseError,
+    reward: p.reward,
+    terminated: p.terminated,
+    truncated: p.truncated,
+    info: p.info,
+  };
+}
+
+export function middleText(m: MiddlePieces): string {
+  return `,"action":${m.action},"raw":${m.rawText}${m.parseError},"reward":${m.reward},"terminated":${m.terminated},"truncated":${m.truncated},"info":${m.info}`;
+}
+
+/** At least the length of `middleText(m)`, without building it: keys, the longest number and flags. */
+export function middleLength(m: MiddlePieces): number {
+  return 100 + m.action.length + m.rawText.length + m.parseError.length + m.info.length;
+}
+
+/** A step's text after its middle: `stepMiddle + stepEnd` is `stepTail`. */
+export function stepEnd(timeMs: number): string {
+  return `,"timeMs":${timeMs}}`;
 }
 
 /** `fastStepPieces` joined into text. */

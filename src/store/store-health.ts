@@ -18,6 +18,8 @@ export interface StoreHealth {
   beforeWrite(operation: string): void;
   /** Runs `fn`; a failure of the store comes out as its StoreError, anything else unchanged. */
   guard<T>(operation: string, fn: () => T): T;
+  /** What `guard` throws for `error`: its StoreError for a failure of the store, else `error` itself. */
+  failure(operation: string, error: unknown): unknown;
   /** At close, after writes: throws `store.vanished` when the database file is gone. */
   afterClose(): void;
 }
@@ -72,6 +74,16 @@ export function createStoreHealth(options: { dir: string; path: string; readOnly
     return now === undefined || opened === undefined || now.dev !== opened.dev || now.ino !== opened.ino;
   }
 
+  function failure(operation: string, error: unknown): unknown {
+    let kind = classifyFailure(error);
+    if (kind === undefined) return error;
+    if (kind === "diskFull") releaseReserve();
+    else if (kind !== "corrupt" && kind !== "notADatabase" && moved()) kind = "vanished";
+    // SQLite reports a write the file system refused as an I/O error; name the real cause.
+    if (kind === "ioError" && !writable(path)) kind = "readOnly";
+    return storeError(kind, operation, path, error);
+  }
+
   return {
     beforeWrite(operation) {
       if (readOnly) throw storeError("readOnly", operation, path);
@@ -82,15 +94,10 @@ export function createStoreHealth(options: { dir: string; path: string; readOnly
       try {
         return fn();
       } catch (error) {
-        let kind = classifyFailure(error);
-        if (kind === undefined) throw error;
-        if (kind === "diskFull") releaseReserve();
-        else if (kind !== "corrupt" && kind !== "notADatabase" && moved()) kind = "vanished";
-        // SQLite reports a write the file system refused as an I/O error; name the real cause.
-        if (kind === "ioError" && !writable(path)) kind = "readOnly";
-        throw storeError(kind, operation, path, error);
+        throw failure(operation, error);
       }
     },
+    failure,
     afterClose() {
       if (wrote && moved()) throw storeError("vanished", "close", path);
     },

@@ -12,9 +12,15 @@ export interface TrajectoryState {
  * transaction for SQLite).
  */
 export function trajectoryProtocol(state: (id: string) => TrajectoryState | undefined) {
-  function running(operation: string, id: string): TrajectoryState {
+  /** The call named in an error: an append of step `index`, or (without one) a finish. */
+  function operationOf(id: string, index: number | undefined): string {
+    return index === undefined ? `finishTrajectory(${id})` : `appendStep(${id}, step ${index})`;
+  }
+  // The operation's name is built only for an error: these checks run for every step.
+  function running(id: string, index: number | undefined): TrajectoryState {
     const s = state(id);
     if (s === undefined) {
+      const operation = operationOf(id, index);
       throw protocolError(
         STORE_ERROR_CODES.unknownTrajectory,
         `${operation}: no trajectory ${id} in the store; call startTrajectory first.`,
@@ -22,6 +28,7 @@ export function trajectoryProtocol(state: (id: string) => TrajectoryState | unde
       );
     }
     if (s.status !== "running") {
+      const operation = operationOf(id, index);
       throw protocolError(
         STORE_ERROR_CODES.trajectoryFinished,
         `${operation}: trajectory ${id} is already finished (status ${s.status}); start a new trajectory instead of writing to a finished one.`,
@@ -33,7 +40,7 @@ export function trajectoryProtocol(state: (id: string) => TrajectoryState | unde
 
   return {
     checkAppend(id: string, index: number): void {
-      const s = running(`appendStep(${id}, step ${index})`, id);
+      const s = running(id, index);
       if (index !== s.step_count) {
         throw protocolError(
           STORE_ERROR_CODES.stepOutOfOrder,
@@ -43,7 +50,7 @@ export function trajectoryProtocol(state: (id: string) => TrajectoryState | unde
       }
     },
     checkFinish(id: string): void {
-      running(`finishTrajectory(${id})`, id);
+      running(id, undefined);
     },
     duplicate(id: string): Error {
       return protocolError(

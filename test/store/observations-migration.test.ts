@@ -159,6 +159,10 @@ describe("observations stored once (schema 3)", () => {
     other.close();
     const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
     expect(db.pragma("foreign_key_check")).toEqual([]);
+    // Steps reference observations without a foreign key (schema 4): every reference finds its row.
+    const dangling = db.prepare(`SELECT COUNT(*) FROM steps s WHERE observation_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM observations o WHERE o.id = s.observation_id)`);
+    expect(dangling.pluck().get()).toBe(0);
     db.close();
   });
 });
