@@ -5,7 +5,8 @@
 // page, and episodes started in a new browser context or in the previous episode's (reused). Where the
 // time goes: CPU ms per environment step by process (node, Chromium's browser process, renderers, GPU
 // process, utilities; from /proc), the cores they keep busy, and the environment operations in flight
-// (time-weighted mean, and the share of the search's time with at least 1..4 in flight).
+// (time-weighted mean, and the share of the search's time with at least 1..4 in flight), and how many
+// nodes began reaching their states while the round before still moved (`reachedAhead`).
 import { createRuntime, type Environment } from "../src/core/index.ts";
 import { systemClock } from "../src/core/system-runtime.ts";
 import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../src/envs/web/index.ts";
@@ -74,12 +75,14 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   for (const e of envs) await e.close();
   const envSteps = result.tasks.reduce((a, t) => a + t.counters.envSteps, 0);
   const replayMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
+  const reachedAhead = result.tasks.reduce((a, t) => a + t.counters.reachedAhead, 0);
   const cpuMs = Object.values(cpu).reduce((a, b) => a + b, 0);
   const perStep: Record<string, number> = {};
   for (const [kind, ms] of Object.entries(cpu)) if (ms > 0) perStep[`cpuMsPerStep_${kind}`] = ms / envSteps;
   return {
     stepsPerSecond: envSteps / seconds,
     replayShare: replayMs / 1000 / seconds,
+    reachedAhead,
     envSteps,
     ...ways,
     cpuMsPerStep: cpuMs / envSteps,

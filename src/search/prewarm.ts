@@ -26,15 +26,18 @@ const keyOf = (t: PrewarmTarget) => `${t.seed}:${t.taskId}`;
 /**
  * Idle environments made ready for a tree's children while the tree's first nodes work: each free
  * slot is prewarmed once per target, in the background; a node that takes the slot waits for it first
- * (that wait counts as reaching its state). A search keeps one for all its trees, so that the
- * environments a tree can no longer use are prewarmed for the next tree's task (see `searchTree`).
- * Only slots without noise (a noise slot keeps the noise layer's own episode state) whose environment
- * can restore snapshots are prewarmed. An environment's prewarms run one after another.
+ * (that wait counts as reaching its state). A search keeps one for all its trees: an environment that
+ * a finishing tree's node still holds when the next tree starts is held here (`hold`) until the node
+ * lets it go, so that the next tree's prewarms and nodes wait for it. Only slots without noise (a
+ * noise slot keeps the noise layer's own episode state) whose environment can restore snapshots are
+ * prewarmed. An environment's prewarms and holds run one after another.
  */
 export class Prewarm {
   private readonly pending = new Map<Environment, Promise<void>>();
   /** The target each environment was last prewarmed for. */
   private readonly warmed = new Map<Environment, string>();
+  /** Environments a finishing tree's nodes still hold (`hold`). */
+  private readonly held = new Set<Environment>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -42,7 +45,7 @@ export class Prewarm {
   start(free: ReadonlyArray<Slot>, target: PrewarmTarget): void {
     const key = keyOf(target);
     for (const slot of free) {
-      const env = slot.env;
+      const env = slot.base;
       if (this.warmed.get(env) === key || slot.noise || !env.capabilities.snapshot || !prewarmable(env))
         continue;
       this.warmed.set(env, key);
@@ -57,11 +60,37 @@ export class Prewarm {
     }
   }
 
-  /** Waits until `slot`'s prewarms, if any, are done. */
+  /**
+   * Keeps `env` from the next tree's prewarms and nodes (they wait for it) until the returned release
+   * is called: a finishing tree's node still uses it.
+   */
+  hold(env: Environment): () => void {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.held.add(env);
+    const before = this.pending.get(env) ?? Promise.resolve();
+    this.pending.set(
+      env,
+      before.then(() => released),
+    );
+    return () => {
+      this.held.delete(env);
+      release();
+    };
+  }
+
+  /** Whether a finishing tree's node still holds `env`. */
+  isHeld(env: Environment): boolean {
+    return this.held.has(env);
+  }
+
+  /** Waits until `slot`'s prewarms and holds, if any, are done. */
   async ready(slot: Slot): Promise<void> {
-    const run = this.pending.get(slot.env);
+    const run = this.pending.get(slot.base);
     if (!run) return;
-    this.pending.delete(slot.env);
+    this.pending.delete(slot.base);
     await run;
   }
 

@@ -1,11 +1,11 @@
 import { type Environment, type Policy, type Runtime, stableSeed, type Task } from "../core/index.ts";
 import { branchNoiseHooks } from "../noise/branch-hooks.ts";
 import { sampleSchedule } from "../noise/schedule.ts";
-import type { RunStore } from "../store/contract.ts";
+import type { RunStore, TreeRecord } from "../store/contract.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import { loadTreeNodes, nodeToRecord, storedCounters } from "./persistence.ts";
-import { Prewarm, type PrewarmTarget } from "./prewarm.ts";
+import { Prewarm } from "./prewarm.ts";
 import { type TreeStats, treeStats } from "./report.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import { searchTree } from "./tree-search.ts";
@@ -54,84 +54,108 @@ export function searchSeedOf(seed: string, taskId: string): number {
  * Searches every task in order, persisting each tree's nodes at the end of every round (one
  * transaction) so that `resume` continues from the last complete round: finished trees are read back,
  * running trees continue from their stored nodes, and the verified leaves equal an uninterrupted run's.
+ * A tree starts once the tree before hands over (it can no longer use a free environment), on the
+ * environments that tree's last nodes do not hold, the others following as those nodes end: at most
+ * two trees run at once, and neither's nodes depend on the other's timing.
  * The run's tasks are written once by whoever created the run (the runner), not here.
  */
 export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promise<SearchRunResult> {
   const { store } = deps;
-  const results: TaskSearchResult[] = [];
+  const results: Array<TaskSearchResult | undefined> = [];
   let interrupted = false;
   const noise = spec.noise ?? noiseOf(spec.config);
-  // Prewarms are shared by the trees (a tree's idle environments prewarm the next tree's task) and
-  // awaited on every way out, so that the caller never closes an environment in the middle of one.
+  // A tree that fails stops the one running beside it (which is awaited before the error is thrown).
+  const failed = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, failed.signal]) : failed.signal;
+  // Prewarms and held environments are shared by the trees and awaited on every way out, so that the
+  // caller never closes an environment in the middle of a prewarm.
   const warm = new Prewarm(deps.runtime.logger);
+  const running: Promise<boolean>[] = [];
   try {
     await searchTasks();
+  } catch (e) {
+    failed.abort();
+    throw e;
   } finally {
+    await Promise.allSettled(running);
     await warm.settle();
   }
-  return { tasks: results, interrupted };
-
-  /** The next task after the `i`-th whose tree is not complete yet, as a prewarm target. */
-  function nextTarget(i: number): PrewarmTarget | undefined {
-    const task = spec.tasks[i + 1];
-    if (!task || store.getTree(treeIdOf(spec.runId, task.id))?.status === "complete") return undefined;
-    return { taskId: task.id, seed: searchSeedOf(spec.seed, task.id) };
-  }
+  return { tasks: results.filter((r) => r !== undefined), interrupted };
 
   async function searchTasks(): Promise<void> {
+    let finishing: Promise<boolean> | undefined;
     for (const [i, task] of spec.tasks.entries()) {
       const treeId = treeIdOf(spec.runId, task.id);
-      const seed = searchSeedOf(spec.seed, task.id);
       const existing = store.getTree(treeId);
       if (existing?.status === "complete") {
         const nodes = new Map(loadTreeNodes(store, treeId).map((n) => [n.id, n] as const));
         const counters = storedCounters(existing);
-        results.push({ stats: treeStats(task, nodes, counters.envSteps), counters, nodes });
+        results[i] = { stats: treeStats(task, nodes, counters.envSteps), counters, nodes };
         continue;
       }
-      if (deps.signal?.aborted) {
+      if (signal.aborted) {
         interrupted = true;
         break;
       }
-      const resume = existing ? loadTreeNodes(store, treeId) : undefined;
-      const previous = storedCounters(existing);
-      const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
-        store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
-      putTree("running", { counters: previous });
-      const next = nextTarget(i);
-      const tree = await searchTree(
-        {
-          envs: deps.envs,
-          policy: deps.policy,
-          runtime: deps.runtime,
-          warm,
-          ...(deps.signal ? { signal: deps.signal } : {}),
-          onRound: (changed, counters) => {
-            if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
-            putTree("running", { counters: sumCounters(previous, counters) });
-          },
-          onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
-        },
-        {
-          treeId,
-          task,
-          seed,
-          randomKey: spec.seed,
-          config: spec.config,
-          ...(noise ? { noise } : {}),
-          ...(next ? { next } : {}),
-        },
-        resume,
-      );
-      const counters = sumCounters(previous, tree.counters);
-      const stats = treeStats(task, tree.nodes, counters.envSteps);
-      putTree(tree.interrupted ? "running" : "complete", { counters, stats });
-      results.push({ stats, counters, nodes: tree.nodes });
-      if (tree.interrupted) {
-        interrupted = true;
-        break;
-      }
+      let handOver = () => {};
+      const handedOver = new Promise<void>((resolve) => {
+        handOver = resolve;
+      });
+      const tree = searchOne(i, task, existing, handOver);
+      running.push(tree);
+      tree.catch(() => failed.abort());
+      // The next tree starts once this one hands over (or ends), and once the tree before has ended.
+      await Promise.race([handedOver, tree]);
+      if (finishing && (await finishing)) interrupted = true;
+      finishing = tree;
+      if (interrupted) break;
     }
+    if (finishing && (await finishing)) interrupted = true;
+  }
+
+  /** Searches the `i`-th task's tree (continuing its stored nodes); true when it was interrupted. */
+  async function searchOne(
+    i: number,
+    task: Task,
+    existing: TreeRecord | undefined,
+    onHandOver: () => void,
+  ): Promise<boolean> {
+    const treeId = treeIdOf(spec.runId, task.id);
+    const seed = searchSeedOf(spec.seed, task.id);
+    const resume = existing ? loadTreeNodes(store, treeId) : undefined;
+    const previous = storedCounters(existing);
+    const putTree = (status: "running" | "complete", data: Record<string, unknown>) =>
+      store.putTree({ id: treeId, runId: spec.runId, taskId: task.id, seed, status, data });
+    putTree("running", { counters: previous });
+    const tree = await searchTree(
+      {
+        envs: deps.envs,
+        policy: deps.policy,
+        runtime: deps.runtime,
+        warm,
+        signal,
+        onHandOver,
+        onRound: (changed, counters) => {
+          if (changed.length > 0) store.putNodes(changed.map((n) => nodeToRecord(n, treeId, store)));
+          putTree("running", { counters: sumCounters(previous, counters) });
+        },
+        onProgress: (p) => deps.onProgress?.({ ...p, tasksDone: i, tasksTotal: spec.tasks.length }),
+      },
+      {
+        treeId,
+        task,
+        seed,
+        randomKey: spec.seed,
+        config: spec.config,
+        ...(noise ? { noise } : {}),
+      },
+      resume,
+    );
+    const counters = sumCounters(previous, tree.counters);
+    const stats = treeStats(task, tree.nodes, counters.envSteps);
+    putTree(tree.interrupted ? "running" : "complete", { counters, stats });
+    results[i] = { stats, counters, nodes: tree.nodes };
+    return tree.interrupted;
   }
 }
 

@@ -11,11 +11,13 @@ import type { SearchNode } from "./node.ts";
 import type { Prewarm } from "./prewarm.ts";
 import type { NoiseSlot } from "./tree-noise.ts";
 import type { TreeSearchDeps, TreeSpec } from "./tree-spec.ts";
-import type { TreeState } from "./tree-state.ts";
+import type { RoundLog, TreeState } from "./tree-state.ts";
 
 /** One live environment of the tree; `noise` is the same environment when the tree injects noise. */
 export interface Slot {
   env: Environment;
+  /** The live environment itself (`env` wraps it with noise), shared with the search's other trees. */
+  base: Environment;
   noise?: NoiseSlot;
 }
 
@@ -26,15 +28,17 @@ export interface TreeRun {
   state: TreeState;
   /** Idle environments prewarmed for the tree's children (prewarm.ts). */
   warm?: Prewarm;
+  /** The round the work is for: the current one unless given (a node activated ahead, the next). */
+  log?: RoundLog;
 }
 
 /** The environment slots of a tree: with noise, each environment attached through the hook once. */
 export function slotsOf(envs: ReadonlyArray<Environment>, spec: TreeSpec): Slot[] {
   const noise = spec.noise;
-  if (!noise) return envs.map((env) => ({ env }));
+  if (!noise) return envs.map((env) => ({ env, base: env }));
   return envs.map((e) => {
     const slot = noise.attach(e);
-    return { env: slot, noise: slot };
+    return { env: slot, base: e, noise: slot };
   });
 }
 
@@ -87,7 +91,7 @@ export async function execute(
   node.prefix.push(action);
   node.observation = r.observation;
   node.envEnded = r.terminated || r.truncated;
-  state.touch(node);
+  state.touch(node, run.log);
   const end = endReason(node.prefix, node.envEnded, run.spec.config);
   if (end) {
     await finish(run, node, slot, end);
@@ -134,13 +138,14 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
     state.drop(
       node,
       `replay_mismatch via ${reached.via}: expected ${reached.expected.slice(0, 12)}, got ${reached.actual.slice(0, 12)}`,
+      run.log,
     );
     return false;
   }
   node.observation = reached.observation;
   const pending = node.pending;
   node.status = "alive";
-  state.touch(node);
+  state.touch(node, run.log);
   if (!pending) return true;
   delete node.pending;
   return execute(run, node, slot, pending.action, pending.raw);
@@ -162,7 +167,7 @@ export async function guarded(
       code: e.code,
       message: e.message,
     });
-    run.state.drop(node, `infra_failed: ${e.code}`);
+    run.state.drop(node, `infra_failed: ${e.code}`, run.log);
     return false;
   }
 }

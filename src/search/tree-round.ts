@@ -74,6 +74,8 @@ function capped(run: TreeRun, decision: GateDecision): GateDecision {
 /** A node's move this round and, when it branched, the capture of its state for the children. */
 export interface Branching {
   move: Move;
+  /** The children the node queued this round (they reach its state once `capture` is done). */
+  children: SearchNode[];
   /** Records the parent's fingerprint (and snapshot) on its new children; run before the node moves. */
   capture: (() => Promise<void>) | null;
 }
@@ -141,25 +143,38 @@ export function branch(run: TreeRun, { node, slot }: ActiveNode, proposal: Propo
             if (snapshot) state.snapshots.set(child.id, snapshot);
           }
         };
-  return { move, capture };
+  return { move, children, capture };
+}
+
+/** What the loop learns from a round's moves while they run (to start the next round's nodes early). */
+export interface MoveHooks {
+  /** A node has recorded its state for its new children: they may reach it now. */
+  captured(children: ReadonlyArray<SearchNode>): void;
+  /** A node's work ended and the node is no longer alive: its environment is free. */
+  freed(slot: Slot): void;
 }
 
 /**
  * Phase 3: every active node records its state for its new children (when it branched), then makes
  * its move, each on its own environment without waiting for the others' captures; returns which are
- * still alive (the rest ended or dropped). Every node's work has ended when it returns or throws.
+ * still alive (the rest ended or dropped), telling `hooks` of each capture and each freed environment
+ * as it happens. Every node's work has ended when it returns or throws.
  */
 export async function move(
   run: TreeRun,
   active: ReadonlyArray<ActiveNode>,
   branchings: ReadonlyArray<Branching>,
+  hooks: MoveHooks,
 ): Promise<boolean[]> {
   const settled = await Promise.allSettled(
     active.map(async ({ node, slot }, i) => {
       const b = branchings[i] as Branching;
-      await b.capture?.();
+      if (b.capture) {
+        await b.capture();
+        hooks.captured(b.children);
+      }
       const m = b.move;
-      return guarded(run, node, async () => {
+      const alive = await guarded(run, node, async () => {
         if (!m) {
           await finish(run, node, slot, "no_valid_action");
           run.state.changed.add(node);
@@ -167,6 +182,8 @@ export async function move(
         }
         return execute(run, node, slot, m.action, m.raw);
       });
+      if (!alive) hooks.freed(slot);
+      return alive;
     }),
   );
   const failed = settled.find((r) => r.status === "rejected");

@@ -1,7 +1,7 @@
 import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
-import type { Prewarm, PrewarmTarget } from "./prewarm.ts";
+import type { Prewarm } from "./prewarm.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import type { TreeCounters } from "./tree-state.ts";
 
@@ -15,8 +15,6 @@ export interface TreeSpec {
   config: SearchConfig;
   /** Noise injection: a fraction of branches noisy, the rest clean controls (web environment). */
   noise?: TreeNoise;
-  /** The task and seed searched after this tree: environments this tree can no longer use prewarm it. */
-  next?: PrewarmTarget;
 }
 
 export interface TreeProgress {
@@ -43,6 +41,12 @@ export interface TreeSearchDeps {
    * environments. Without it, the tree prewarms on its own and awaits its prewarms before it returns.
    */
   warm?: Prewarm;
+  /**
+   * Called once, at the start of the round from which the tree can no longer use a free environment
+   * (nothing queued, and no node may branch again or the node cap is reached): the next tree may
+   * start then. The environments the tree's nodes still hold are held in `warm` until each node ends.
+   */
+  onHandOver?: () => void;
 }
 
 export interface TreeResult {

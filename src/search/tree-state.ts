@@ -16,6 +16,8 @@ export const TreeCountersSchema = z.object({
   candidates: count(),
   mismatches: count(),
   infraFailures: count(),
+  /** Nodes that began reaching their states during the previous round's moves (pipelined). */
+  reachedAhead: count(),
 });
 export type TreeCounters = z.output<typeof TreeCountersSchema>;
 
@@ -27,18 +29,27 @@ export function zeroCounters(): TreeCounters {
 /** What a new node needs beyond what the tree assigns (id, seq, round, empty steps and gate log). */
 export type NodeInit = Omit<SearchNode, "id" | "seq" | "gateLog" | "round" | "envEnded" | "steps">;
 
+/** A round: its number and the nodes changed in it (persisted at its end). */
+export interface RoundLog {
+  readonly round: number;
+  readonly changed: Set<SearchNode>;
+}
+
 /**
  * The state of one tree while it is searched: its nodes by id (creation order), the queue of nodes
- * waiting for an environment, the parents' snapshots their children restore, the nodes changed in the
- * current round, the counters and the round number. Node ids and seqs are deterministic (`<tree>/n<seq>`).
+ * waiting for an environment, the parents' snapshots their children restore, the current round (and
+ * the next one while its first nodes start during the current one's moves), the counters. Node ids and
+ * seqs are deterministic (`<tree>/n<seq>`).
  */
 export class TreeState {
   readonly nodes = new Map<string, SearchNode>();
   readonly snapshots = new Map<string, EnvironmentSnapshot>();
   readonly queue: SearchNode[] = [];
-  readonly changed = new Set<SearchNode>();
   readonly counters = zeroCounters();
-  round = 0;
+  /** The round running now. */
+  current: RoundLog = { round: 0, changed: new Set() };
+  /** The next round, once work for it has started during the current one. */
+  private next: RoundLog | undefined;
   private seq = 0;
   private reaching = 0;
   private reachingSince = 0;
@@ -61,13 +72,36 @@ export class TreeState {
     return node;
   }
 
+  get round(): number {
+    return this.current.round;
+  }
+
+  /** The nodes changed in the current round. */
+  get changed(): Set<SearchNode> {
+    return this.current.changed;
+  }
+
+  /** The next round, made on first use (work for it may start before the current round ends). */
+  upcoming(): RoundLog {
+    this.next ??= { round: this.current.round + 1, changed: new Set() };
+    return this.next;
+  }
+
+  /** Starts the next round (with what already changed in it). */
+  advance(): void {
+    this.current = this.upcoming();
+    this.next = undefined;
+  }
+
   /** Takes stored nodes back: seq and round continue after theirs; alive, then pending nodes queue. */
   resume(stored: ReadonlyArray<SearchNode>): void {
+    let round = this.current.round;
     for (const n of [...stored].sort((a, b) => a.seq - b.seq)) {
       this.nodes.set(n.id, n);
       this.seq = Math.max(this.seq, n.seq + 1);
-      this.round = Math.max(this.round, n.round);
+      round = Math.max(round, n.round);
     }
+    this.current = { round, changed: new Set() };
     const all = [...this.nodes.values()];
     this.queue.push(...all.filter((n) => n.status === "alive"), ...all.filter((n) => n.status === "pending"));
   }
@@ -87,16 +121,16 @@ export class TreeState {
     return [...this.nodes.values()].filter((n) => n.status === "leaf");
   }
 
-  /** Marks a node changed in this round (it is persisted at the round's end). */
-  touch(node: SearchNode): void {
-    node.round = this.round;
-    this.changed.add(node);
+  /** Marks a node changed in `log`'s round (it is persisted at that round's end). */
+  touch(node: SearchNode, log: RoundLog = this.current): void {
+    node.round = log.round;
+    log.changed.add(node);
   }
 
-  drop(node: SearchNode, reason: string): void {
+  drop(node: SearchNode, reason: string, log: RoundLog = this.current): void {
     node.status = "dropped";
     node.dropReason = reason;
     delete node.observation;
-    this.touch(node);
+    this.touch(node, log);
   }
 }
