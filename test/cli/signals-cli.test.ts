@@ -71,6 +71,15 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
     searchReference = leavesByTask(store, json<{ runId: string }>(full).runId);
     return searchReference;
   };
+  /** The summary of the run uninterrupted: computed once, for both signals. */
+  let runSummary: unknown;
+  const runReference = async () => {
+    if (runSummary !== undefined) return runSummary;
+    const full = await runMain([...RUN, "--store", join(dir, "run-reference")]);
+    expect(full.code, full.stderr).toBe(0);
+    runSummary = json<{ summary: unknown }>(full).summary;
+    return runSummary;
+  };
 
   it.each([
     ["SIGTERM", 143],
@@ -113,8 +122,7 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
       expect(out.status).toBe("complete");
       expect(out.summary.episodes).toBe(200);
       // The same run uninterrupted (same seed) has the same summary.
-      const full = await runMain([...RUN, "--store", join(dir, `run-full-${signal}`)]);
-      expect(out.summary).toEqual(json<{ summary: unknown }>(full).summary);
+      expect(out.summary).toEqual(await runReference());
     },
     300_000,
   );

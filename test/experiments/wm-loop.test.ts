@@ -17,10 +17,26 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+/** The matched training budget of the experiment's run: seconds per arm and family. */
+const BUDGET_SECONDS = 1;
+
 describe("rehearsal experiment wm-loop", () => {
   it("trains in the world model and in the real env for matched seconds and scores both in the real env", async () => {
     const out = join(tempDir(), "exp");
-    const r = await runMain(["experiment", "wm-loop", "--scale", "small", "--seed", "3", "--out", out]);
+    // One training second per arm and family: the arms still train for matched seconds (the claim),
+    // in less time than the small scale's own budgets.
+    const r = await runMain([
+      "experiment",
+      "wm-loop",
+      "--scale",
+      "small",
+      "--budget",
+      String(BUDGET_SECONDS),
+      "--seed",
+      "3",
+      "--out",
+      out,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("world model");
     expect(r.stdout).toContain("real env");
@@ -28,7 +44,9 @@ describe("rehearsal experiment wm-loop", () => {
     expect(r.stdout).toContain("terminal-short");
     const results = WmLoopResultsSchema.parse(JSON.parse(readFileSync(join(out, "results.json"), "utf8")));
     expect(results.families.map((f) => f.family)).toEqual(["frozenlake", "terminal"]);
-    const settings = wmLoopSettings(WmLoopOptionsSchema.parse({ scale: "small" }));
+    const settings = wmLoopSettings(
+      WmLoopOptionsSchema.parse({ scale: "small", budgetSeconds: BUDGET_SECONDS }),
+    );
     for (const [i, f] of results.families.entries()) {
       const setting = settings[i];
       if (!setting || !("seconds" in setting.budget)) throw new Error("small settings use a time budget");

@@ -138,11 +138,19 @@ describe("noise catalog: every generator on three tasks (inject, non-sabotage, r
           "change",
           "beforeinput",
         ];
+        // Each generator on the same clean page: one reset, then that state restored before each
+        // generator (the restore takes the last generator's noise out of the page).
+        await web.reset({ taskId: "login-user", seed: 2 });
+        const clean = await web.snapshot();
         for (const g of CATALOG) {
-          await web.reset({ taskId: "login-user", seed: 2 });
+          await web.restore(structuredClone(clean));
+          // The listeners stay with the page's document; a restore that loads the page afresh drops
+          // them, so they are added again there.
           await web.withPage((p) =>
             p.evaluate(`(() => {
           window.__inputToTask = [];
+          if (window.__inputWatched) return true;
+          window.__inputWatched = true;
           for (const type of ${JSON.stringify(INPUT)}) {
             document.addEventListener(type, (e) => {
               const t = e.composedPath()[0];

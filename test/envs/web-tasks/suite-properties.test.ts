@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Action, createRandom } from "../../../src/core/index.ts";
+import { type Action, createRandom, type EnvironmentSnapshot } from "../../../src/core/index.ts";
 import {
   BUILTIN_TASKS_DIR,
   createWebEnvironment,
@@ -10,7 +10,7 @@ import {
 } from "../../../src/envs/web/index.ts";
 import { createLanes, LANE_TIMEOUT_MS } from "../../lanes.ts";
 import { shareBrowserAcrossFile } from "../../web-browser.ts";
-import { axElements, builtinManifests, continueOracle, runOracle } from "./helpers.ts";
+import { axElements, builtinManifests, continueOracle } from "./helpers.ts";
 
 const manifests = builtinManifests();
 const longTasks = manifests.filter((m) => m.tier === "long");
@@ -120,24 +120,36 @@ describe("built-in web tasks: seeding, random play, snapshots", { concurrent: tr
       },
       async ({ expect }) =>
         lanes.with(async (env) => {
-          const full = await runOracle(env, m.id, 7, m.maxSteps);
-          const n = full.actions.length;
+          // One oracle episode, with the fingerprint and a snapshot of the state before each action:
+          // the states after k oracle steps, as a reset and a replay of those k steps would reach them.
+          await env.reset({ taskId: m.id, seed: 7 });
+          const saved: Array<{ before: string; snap: EnvironmentSnapshot }> = [];
+          const actions: Action[] = [];
+          while (actions.length < m.maxSteps) {
+            saved.push({ before: await env.fingerprint(), snap: await env.snapshot() });
+            const a = await env.oracleAction();
+            if (!a) break;
+            actions.push(a);
+            const r = await env.step(a);
+            if (r.terminated || r.truncated) break;
+          }
+          const n = actions.length;
           // Snapshot points strictly inside the solution (a one-step task has none).
           const points = [...new Set([Math.floor(n / 3), Math.floor((2 * n) / 3)])].filter(
             (k) => k >= 1 && k < n,
           );
           for (const k of points) {
             const context = `${m.id} after ${k} of ${n} oracle steps`;
-            await env.reset({ taskId: m.id, seed: 7 });
-            for (const a of full.actions.slice(0, k)) await env.step(a);
+            const { before, snap } = saved[k]!;
+            // Restored after the rest of the episode was played from that state.
+            await env.restore(JSON.parse(JSON.stringify(snap)));
+            expect(await env.fingerprint(), `${context}: restored after the episode`).toBe(before);
             expect(await env.supportsSnapshot(), context).toBe(true);
-            const before = await env.fingerprint();
-            const snap = await env.snapshot();
-            await env.step(full.actions[k]!);
+            await env.step(actions[k]!);
             expect(await env.fingerprint(), `${context}: the next action changes the state`).not.toBe(before);
             await env.restore(JSON.parse(JSON.stringify(snap)));
             expect(await env.fingerprint(), `${context}: restored state`).toBe(before);
-            const rest = await continueOracle(env, m.maxSteps, full.actions.slice(0, k));
+            const rest = await continueOracle(env, m.maxSteps, actions.slice(0, k));
             expect(rest.result.success, `${context}: oracle after restore (${rest.result.reason})`).toBe(
               true,
             );
