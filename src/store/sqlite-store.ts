@@ -136,18 +136,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     protocol,
     insertArtefactRows,
   });
+  /** Before a start, a step or an end joins the batch: the store is open and may write. */
+  function beforeJoin(operation: string): void {
+    open(operation);
+    if (readOnly) health.beforeWrite(operation);
+  }
   /**
-   * After a step or an end joined the batch and made it due: the batch commits now. When that commit
-   * fails, this call's entry was not written and is taken back; the earlier ones wait for the next
-   * commit. (A batch that is not due commits later, or by its timer.)
+   * After a step or an end joined the batch: a due batch commits now. When that commit fails, this
+   * call's entry was not written and is taken back; the earlier ones wait for the next commit. A
+   * batch that is not due commits later, or by its timer.
    */
-  function commitJoined<R>(operation: string, entry: R, takeBack: (entry: R) => void): void {
-    try {
-      committer.commit(operation);
-    } catch (error) {
-      takeBack(entry);
-      throw error;
+  function afterJoin<R>(operation: string, due: boolean, entry: R, takeBack: (entry: R) => void): void {
+    if (due) {
+      try {
+        committer.commit(operation);
+      } catch (error) {
+        takeBack(entry);
+        throw error;
+      }
     }
+    committer.arm();
   }
   const takeBackStep = (row: rows.StepRow) => batch.remove(row);
   const takeBackEnd = (row: encode.TrajectoryEndRow) => batch.removeEnd(row.id);
@@ -210,8 +218,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       // The start joins the batch: it commits with the trajectory's first batch of steps or its end.
       // Like a step, it is checked against the store's file (still there) by the commit that writes it.
       const operation = "startTrajectory";
-      open(operation);
-      if (readOnly) health.beforeWrite(operation);
+      beforeJoin(operation);
       health.guard(operation, () => {
         const row = encode.encodeNewTrajectory(t);
         const found = st.startCheck.get({ id: row.id, run_id: row.run_id });
@@ -226,8 +233,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
     // made per call, as these run for every step.
     appendStep(trajectoryId, step) {
       const operation = "appendStep";
-      open(operation);
-      if (readOnly) health.beforeWrite(operation);
+      beforeJoin(operation);
       let row: rows.StepRow;
       let due: boolean;
       try {
@@ -241,14 +247,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       } catch (error) {
         throw health.failure(operation, error);
       }
-      if (due) commitJoined(operation, row, takeBackStep);
-      committer.arm();
+      afterJoin(operation, due, row, takeBackStep);
     },
     finishTrajectory(trajectoryId, end) {
       // The end commits with its trajectory's last steps, or later.
       const operation = "finishTrajectory";
-      open(operation);
-      if (readOnly) health.beforeWrite(operation);
+      beforeJoin(operation);
       let row: encode.TrajectoryEndRow;
       let due: boolean;
       try {
@@ -260,8 +264,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteRunStore {
       } catch (error) {
         throw health.failure(operation, error);
       }
-      if (due) commitJoined(operation, row, takeBackEnd);
-      committer.arm();
+      afterJoin(operation, due, row, takeBackEnd);
     },
     getTrajectory(id) {
       return read("getTrajectory", () => {
