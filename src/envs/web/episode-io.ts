@@ -10,6 +10,7 @@ import type { WebEnvironmentConfig } from "./config.ts";
 import { type Episode, evalIn, guardIn, type PagePrint, readView } from "./episode.ts";
 import { buildObservation } from "./observe.ts";
 import { agentCall, FINGERPRINT_EXPRESSION, type PageView } from "./page-agent.ts";
+import { withTimeout } from "./web-errors.ts";
 
 /** What `savePage` reads: whether the page supports exact snapshots, its URL and saved state. */
 export interface SavedPage {
@@ -96,8 +97,11 @@ export class EpisodeIO {
 
   /** A PNG of the page the agent sees (the task page, or a noise tab that has the focus), or of `page`. */
   screenshot(ep: Episode, operation: string, page = ep.noise ? ep.noise.activePage : ep.handle.page) {
+    const { actionTimeoutMs } = this.config;
     return this.guard(ep, operation, () =>
-      page.screenshot({ type: "png", caret: "hide", timeout: this.config.actionTimeoutMs }),
+      page === ep.handle.page
+        ? withTimeout(ep.handle.screenshot(), actionTimeoutMs, "a screenshot")
+        : page.screenshot({ type: "png", caret: "hide", timeout: actionTimeoutMs }),
     );
   }
 

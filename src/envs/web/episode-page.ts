@@ -5,6 +5,7 @@ import { cdpEvaluate } from "./cdp-evaluate.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
 import { LoadWatch, loadAndStartEpisode } from "./episode-start.ts";
 import { PAGE_AGENT_SOURCE } from "./page-agent.ts";
+import { captureViewport } from "./page-capture.ts";
 import { blockingProxy, countBlockedTraffic } from "./request-block.ts";
 import { browserCrashed, WEB_ERROR_CODES, withTimeout } from "./web-errors.ts";
 
@@ -35,6 +36,8 @@ export interface EpisodePage {
   restart(target: { entryPath: string; seed: number; resetViewport: boolean }): Promise<void>;
   /** Evaluates an expression in the page's main world (one protocol call, see cdp-evaluate.ts). */
   evaluate<T>(expression: string): Promise<T>;
+  /** A PNG of the page's viewport, caret hidden (see page-capture.ts). */
+  screenshot(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -194,6 +197,10 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     evaluate<T>(expression: string): Promise<T> {
       if (!cdp) return state.page.evaluate(expression) as Promise<T>;
       return cdpEvaluate<T>(cdp, expression);
+    },
+    screenshot(): Promise<Uint8Array> {
+      if (!cdp) return state.page.screenshot({ type: "png", caret: "hide" });
+      return captureViewport(cdp, state.page);
     },
     async close() {
       if (closing) return;

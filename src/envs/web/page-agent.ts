@@ -6,13 +6,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * The browser-side agent (page/agent-settle.js, the settle tracker `window.__rhSettle`, which wraps
- * the page's timers, frames and requests; page/agent.js, then page/agent-snapshot.js, which publishes
- * `window.__rh`, then page/noise.js, the noise layer `window.__rhNoise`), installed into every page before its scripts.
+ * the page's timers, frames and requests; page/agent.js, page/agent-capture.js (the caret hidden
+ * around a screenshot), then page/agent-snapshot.js, which publishes `window.__rh`, then
+ * page/noise.js, the noise layer `window.__rhNoise`), installed into every page before its scripts.
  */
 export const PAGE_AGENT_SOURCE: string = [
   "miniwob-compat.js",
   "agent-settle.js",
   "agent.js",
+  "agent-capture.js",
   "agent-snapshot.js",
   "noise.js",
 ]
