@@ -4,19 +4,27 @@ import { readFileSync } from "node:fs";
 import type { Environment } from "../src/core/index.ts";
 import { listDescendants } from "../src/envs/web/process-tree.ts";
 
-/** CPU ms of a process (user + system), 0 when it is gone or /proc is missing. */
-function cpuMsOf(pid: number): number {
+/**
+ * CPU ms of a process from /proc (10 ms ticks): its own (user + system) and that of its children
+ * already reaped (processes that ended, counted in their parent once waited for); null when it is
+ * gone or /proc is missing.
+ */
+export function procCpuMs(pid: number): { own: number; reaped: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { own: (Number(f[11]) + Number(f[12])) * 10, reaped: (Number(f[13]) + Number(f[14])) * 10 };
   } catch {
-    return 0;
+    return null;
   }
 }
 
+function cpuMsOf(pid: number): number {
+  return procCpuMs(pid)?.own ?? 0;
+}
+
 /** The kind of a process: node (this one), Chromium's renderer, gpu-process, utility, ..., or browser. */
-function kindOf(cmdline: string): string {
+export function kindOf(cmdline: string): string {
   return /--type=([\w-]+)/.exec(cmdline)?.[1] ?? "browser";
 }
 

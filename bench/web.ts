@@ -1,5 +1,6 @@
 // Web environment benchmark: step latency against bare Playwright on the same page, reset latency,
-// replay cost per prefix step and memory per browser context. Run by bench/run.ts.
+// replay cost per prefix step, memory per browser context and CPU per reset and step split by
+// process (Node, Chromium's browser, renderer, GPU and utility processes). Run by bench/run.ts.
 import type { Action } from "../src/core/index.ts";
 import {
   BrowserPool,
@@ -7,8 +8,10 @@ import {
   bareClickAndScreenshot,
   chromiumRssBytes,
   createWebEnvironment,
+  listDescendants,
   type WebEnvironment,
 } from "../src/envs/web/index.ts";
+import { kindOf, procCpuMs } from "./search-probe.ts";
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -121,6 +124,132 @@ export async function benchWeb(): Promise<Record<string, number>> {
     await shotEnv.close();
     await axEnv.close();
     await pool.close();
+  }
+  return { ...out, ...(await benchWebEpisodeCpu()) };
+}
+
+/** A span's CPU ms by kind: node, Chromium's browser, renderer, gpu-process, utility, ... and reaped. */
+type CpuByKind = Record<string, number>;
+
+function add(into: CpuByKind, kind: string, ms: number): void {
+  into[kind] = (into[kind] ?? 0) + ms;
+}
+
+/** Chromium's processes of `pool` with their kind (one scan of /proc: done outside the measured spans). */
+function chromiumProcesses(pool: BrowserPool): Array<{ pid: number; kind: string }> {
+  const ids = new Set(pool.processIds());
+  return listDescendants(process.pid)
+    .filter((p) => ids.has(p.pid))
+    .map((p) => ({ pid: p.pid, kind: kindOf(p.cmdline) }));
+}
+
+/**
+ * CPU ms by kind: Node's from process.cpuUsage, Chromium's from /proc. At a span's start Node is
+ * read last (here), at its end first (`end`, read by the caller), so that reading /proc is not counted.
+ */
+function cpuSample(procs: ReadonlyArray<{ pid: number; kind: string }>, end?: NodeJS.CpuUsage): CpuByKind {
+  const out: CpuByKind = {};
+  for (const p of procs) {
+    const t = procCpuMs(p.pid);
+    if (!t) continue;
+    add(out, p.kind, t.own);
+    // Processes that ended (renderers of closed contexts) are counted in their parent once reaped.
+    add(out, "reaped", t.reaped);
+  }
+  const node = end ?? process.cpuUsage();
+  out.node = (node.user + node.system) / 1000;
+  return out;
+}
+
+/** CPU of `fn` by kind; the processes are listed before and after it (a reset may start or end some). */
+async function measured(pool: BrowserPool, into: CpuByKind, fn: () => Promise<unknown>) {
+  const before = chromiumProcesses(pool);
+  const start = cpuSample(before);
+  await fn();
+  const node = process.cpuUsage();
+  const after = chromiumProcesses(pool).filter((p) => !before.some((q) => q.pid === p.pid));
+  const end = cpuSample([...before, ...after], node);
+  for (const [k, ms] of Object.entries(end)) add(into, k, ms - (start[k] ?? 0));
+}
+
+/**
+ * CPU per reset and per step of oracle episodes on built-in tasks (click-checkboxes and checkout:
+ * clicks, typing, selects), split by process: Node and each kind of Chromium process. Screenshots on
+ * (the default observation). Every other episode starts in a new environment (a new context and
+ * renderer: `fresh_reset`, with the previous environment's `close`), the others in the previous
+ * episode's context (`reset`). Steps (all, and clicks and typing apart) exclude the oracle's own
+ * evaluation.
+ */
+export async function benchWebEpisodeCpu(
+  options: { episodes?: number; extraArgs?: ReadonlyArray<string>; screenshot?: boolean } = {},
+): Promise<Record<string, number>> {
+  const episodes = options.episodes ?? 12;
+  const pool = new BrowserPool({ extraArgs: options.extraArgs ?? [] });
+  const config = { observation: { screenshot: options.screenshot ?? true } };
+  const zero = (): CpuByKind => ({});
+  const spans = {
+    reset: zero(),
+    fresh_reset: zero(),
+    close: zero(),
+    step: zero(),
+    step_click: zero(),
+    step_type: zero(),
+  };
+  const counts = { reset: 0, fresh_reset: 0, close: 0, step: 0, step_click: 0, step_type: 0 };
+  let env = await createWebEnvironment(config, { pool });
+  try {
+    // Warm-up: the browser launch, the first context and the task server's first loads.
+    for (const taskId of ["click-checkboxes", "checkout"]) await env.reset({ taskId, seed: 0 });
+    for (let i = 0; i < episodes; i++) {
+      const taskId = i % 4 < 2 ? "click-checkboxes" : "checkout";
+      const target = { taskId, seed: 100 + i };
+      if (i % 2 === 0) {
+        await measured(pool, spans.reset, () => env.reset(target));
+        counts.reset += 1;
+      } else {
+        const old = env;
+        await measured(pool, spans.close, () => old.close());
+        counts.close += 1;
+        await measured(pool, spans.fresh_reset, async () => {
+          env = await createWebEnvironment(config, { pool });
+          await env.reset(target);
+        });
+        counts.fresh_reset += 1;
+      }
+      for (let k = 0; k < 24; k++) {
+        const action = await env.oracleAction();
+        if (!action) break;
+        let ended = false;
+        const kind = action.type === "type" ? "step_type" : action.type === "click" ? "step_click" : null;
+        const span = zero();
+        await measured(pool, span, async () => {
+          const r = await env.step(action);
+          ended = r.terminated || r.truncated;
+        });
+        for (const [k, ms] of Object.entries(span)) {
+          add(spans.step, k, ms);
+          if (kind) add(spans[kind], k, ms);
+        }
+        counts.step += 1;
+        if (kind) counts[kind] += 1;
+        if (ended) break;
+      }
+      await env.evaluate();
+    }
+  } finally {
+    await env.close();
+    await pool.close();
+  }
+  const out: Record<string, number> = {};
+  for (const [name, span] of Object.entries(spans)) {
+    const n = counts[name as keyof typeof counts];
+    out[`${name}_count`] = n;
+    let total = 0;
+    for (const [k, ms] of Object.entries(span)) {
+      out[`${name}_cpu_${k}_ms`] = ms / n;
+      total += ms;
+    }
+    out[`${name}_cpu_total_ms`] = total / n;
   }
   return out;
 }
