@@ -1,5 +1,9 @@
 // Search throughput: environment steps per second of ENVS search on built-in web tasks with 1, 2 and 4
-// live browser contexts, and the share of time spent reaching children's states (restore or replay).
+// live browser contexts, and the share of time spent reaching children's states (restore or replay):
+// `replayShare`, the share of the search's wall time with at least one reach in flight (any tree);
+// `replayShareTreeSum`, the trees' own reach times summed (the figure reported before, which would
+// count twice a time when two trees reach at once); `reachEnvShare`, the reaches' summed durations over the
+// environments' time (live environments × wall time).
 // A second pass hides the snapshot capability so every child is reached by reset + replay. How the
 // children's states were reached is reported too: restores in the live page or on a freshly reset
 // page, and episodes started in a new browser context or in the previous episode's (reused). Where the
@@ -74,14 +78,17 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   };
   for (const e of envs) await e.close();
   const envSteps = result.tasks.reduce((a, t) => a + t.counters.envSteps, 0);
-  const replayMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
+  // Per-tree reach time summed over the trees (two trees reaching at once would count twice).
+  const treeReachMs = result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
   const reachedAhead = result.tasks.reduce((a, t) => a + t.counters.reachedAhead, 0);
   const cpuMs = Object.values(cpu).reduce((a, b) => a + b, 0);
   const perStep: Record<string, number> = {};
   for (const [kind, ms] of Object.entries(cpu)) if (ms > 0) perStep[`cpuMsPerStep_${kind}`] = ms / envSteps;
   return {
     stepsPerSecond: envSteps / seconds,
-    replayShare: replayMs / 1000 / seconds,
+    replayShare: result.reach.wallMs / 1000 / seconds,
+    replayShareTreeSum: treeReachMs / 1000 / seconds,
+    reachEnvShare: result.reach.envMs / 1000 / seconds / liveEnvs,
     reachedAhead,
     envSteps,
     ...ways,

@@ -6,6 +6,7 @@ import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import { loadTreeNodes, nodeToRecord, storedCounters } from "./persistence.ts";
 import { Prewarm } from "./prewarm.ts";
+import { ReachTime } from "./reach-time.ts";
 import { type TreeStats, treeStats } from "./report.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import { searchTree } from "./tree-search.ts";
@@ -40,6 +41,12 @@ export interface TaskSearchResult {
 export interface SearchRunResult {
   tasks: TaskSearchResult[];
   interrupted: boolean;
+  /**
+   * This call's time reaching children's states (ReachTime): `wallMs`, wall time with at least one
+   * reach in flight in any tree; `envMs`, the reaches' summed durations. Trees read back complete
+   * from the store add nothing.
+   */
+  reach: { wallMs: number; envMs: number };
 }
 
 export function treeIdOf(runId: string, taskId: string): string {
@@ -70,6 +77,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
   // Prewarms and held environments are shared by the trees and awaited on every way out, so that the
   // caller never closes an environment in the middle of a prewarm.
   const warm = new Prewarm(deps.runtime.logger);
+  const reachTime = new ReachTime();
   const running: Promise<boolean>[] = [];
   try {
     await searchTasks();
@@ -80,7 +88,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     await Promise.allSettled(running);
     await warm.settle();
   }
-  return { tasks: results.filter((r) => r !== undefined), interrupted };
+  return { tasks: results.filter((r) => r !== undefined), interrupted, reach: reachTime.figures() };
 
   async function searchTasks(): Promise<void> {
     let finishing: Promise<boolean> | undefined;
@@ -133,6 +141,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
         policy: deps.policy,
         runtime: deps.runtime,
         warm,
+        reachTime,
         signal,
         onHandOver,
         onRound: (changed, counters) => {

@@ -114,15 +114,24 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   const snapshot = state.snapshots.get(node.id);
   slot.noise?.setSchedule(node.noise?.schedule ?? []);
   const expectedFingerprint = expectedFingerprintOf(node);
-  state.beginReach(clock.monotonicMs());
-  await run.warm?.ready(slot);
-  const reached = await reachState(slot.env, {
-    taskId: spec.task.id,
-    seed: spec.seed,
-    prefix: node.prefix,
-    ...(expectedFingerprint ? { expectedFingerprint } : {}),
-    ...(snapshot ? { snapshot } : {}),
-  }).finally(() => state.endReach(clock.monotonicMs()));
+  const began = clock.monotonicMs();
+  state.beginReach(began);
+  const endSearchReach = deps.reachTime?.begin(began);
+  const reaching = async () => {
+    await run.warm?.ready(slot);
+    return reachState(slot.env, {
+      taskId: spec.task.id,
+      seed: spec.seed,
+      prefix: node.prefix,
+      ...(expectedFingerprint ? { expectedFingerprint } : {}),
+      ...(snapshot ? { snapshot } : {}),
+    });
+  };
+  const reached = await reaching().finally(() => {
+    const ended = clock.monotonicMs();
+    state.endReach(ended);
+    endSearchReach?.(ended);
+  });
   state.snapshots.delete(node.id);
   if (reached.via === "replay") {
     counters.replaySteps += node.prefix.length;

@@ -2,6 +2,7 @@ import type { Environment, Policy, Runtime, Task } from "../core/index.ts";
 import type { SearchConfig } from "./config.ts";
 import type { SearchNode } from "./node.ts";
 import type { Prewarm } from "./prewarm.ts";
+import type { ReachTime } from "./reach-time.ts";
 import type { TreeNoise } from "./tree-noise.ts";
 import type { TreeCounters } from "./tree-state.ts";
 
@@ -47,6 +48,8 @@ export interface TreeSearchDeps {
    * start then. The environments the tree's nodes still hold are held in `warm` until each node ends.
    */
   onHandOver?: () => void;
+  /** The search's time reaching children's states, shared by its trees (run-search.ts). */
+  reachTime?: ReachTime;
 }
 
 export interface TreeResult {

@@ -37,7 +37,21 @@ const SEARCH = [
   "--live-envs",
   "3",
 ];
-const RUN = ["--json", "run", "--env", "frozenlake", "--tasks", "4x4,8x8", "--policy", "random", "-n", "100"];
+// Long enough (4000 episodes, about half a second) that the signal lands while it runs: at 200 the
+// whole run could end between the first stored episode and the signal.
+const RUN = [
+  "--json",
+  "run",
+  "--env",
+  "frozenlake",
+  "--tasks",
+  "4x4,8x8",
+  "--policy",
+  "random",
+  "-n",
+  "2000",
+];
+const RUN_EPISODES = 4000;
 
 /** Starts `args`, sends `signal` once `count` shows progress, and returns the result and the run id. */
 async function interrupt(
@@ -115,12 +129,12 @@ describe("one signal policy: SIGINT/SIGTERM stop, save, mark interrupted, exit 1
       const statuses = withStore(store, (s) => s.listTrajectories(runId).map((t) => t.status));
       expect(statuses).not.toContain("infra_failed");
       expect(statuses).not.toContain("running");
-      expect(statuses.length).toBeLessThan(200);
+      expect(statuses.length).toBeLessThan(RUN_EPISODES);
       const resumed = await runMain(["--json", "run", "--resume", runId, "--store", store]);
       expect(resumed.code, resumed.stderr).toBe(0);
       const out = json<{ status: string; summary: { episodes: number; perTask: unknown[] } }>(resumed);
       expect(out.status).toBe("complete");
-      expect(out.summary.episodes).toBe(200);
+      expect(out.summary.episodes).toBe(RUN_EPISODES);
       // The same run uninterrupted (same seed) has the same summary.
       expect(out.summary).toEqual(await runReference());
     },

@@ -83,7 +83,8 @@ async function search(options: {
     {
       envs,
       policy: createRandomPolicy(),
-      runtime: createRuntime({ seed: "s" }),
+      // Stored times stay fixed (the writes compared); durations are measured (reach time).
+      runtime: createRuntime({ seed: "s", clock: { nowMs: () => 0, monotonicMs: () => performance.now() } }),
       store,
       signal: controller.signal,
       onProgress: () => {
@@ -115,6 +116,13 @@ describe("search: the next round's nodes start while the round before moves", ()
       expect(slow.writes).toEqual(instant.writes);
       // With four environments some nodes did start during the round before.
       if (live === 4) expect(aheadOf(slow.result)).toBeGreaterThan(0);
+      // The search's reach time: at most the trees' own (overlapping) reach times summed, and at
+      // most the reaches' summed durations; the slowed environments took time to reach.
+      const { wallMs, envMs } = slow.result.reach;
+      const treeSum = slow.result.tasks.reduce((a, t) => a + t.counters.replayMs, 0);
+      expect(wallMs).toBeGreaterThan(0);
+      expect(wallMs).toBeLessThanOrEqual(treeSum + 1e-6);
+      expect(wallMs).toBeLessThanOrEqual(envMs + 1e-6);
     });
   }
 
