@@ -102,10 +102,22 @@ export async function restoreInto(
   ep.ended = s.ended;
   ep.handle.blocked.count = s.blocked;
   await io.guard(ep, "restore", async () => {
-    await io.eval(ep, `(() => { window.rehearsalRestoreState(${JSON.stringify(s.page)}); return true; })()`);
-    if (noise && noiseState) await noise.restoreLayer(noiseState);
-    await io.eval(ep, `(() => { window.__rh.restoreExtra(${JSON.stringify(s.extra)}); return true; })()`);
-    if (noise && noiseState) await noise.restoreTabsAndViewport(noiseState);
+    const page = `window.rehearsalRestoreState(${JSON.stringify(s.page)});`;
+    const extra = `window.__rh.restoreExtra(${JSON.stringify(s.extra)})`;
+    if (!(noise && noiseState)) {
+      // One evaluation; the settle tracker then takes the restore's DOM changes as the page's state,
+      // waiting a frame still when the page was or is now scrolled (scroll events come in it).
+      const was = "window.__rh.scrolledNow()";
+      await io.eval(
+        ep,
+        `(() => { const was = ${was}; ${page} window.__rhSettle.markRestored(${extra}.scrolled || was); return true; })()`,
+      );
+      return;
+    }
+    await io.eval(ep, `(() => { ${page} return true; })()`);
+    await noise.restoreLayer(noiseState);
+    await io.eval(ep, `(() => { ${extra}; return true; })()`);
+    await noise.restoreTabsAndViewport(noiseState);
   });
   const view = await io.view(ep, true);
   if (noise && noiseState?.dialog) {

@@ -301,15 +301,31 @@
     return pendingTimers(horizon, t).n + pendingFrames(horizon, t) + requests + runningAnimations() > 0;
   }
 
+  /**
+   * Finite animations seen running at the last check, and those found ended since, which count as
+   * pending until the settle has waited a frame after it found them (`endedWaiting`): their end
+   * events (transitionend, animationend) are dispatched in a rendering step, which may come after
+   * the check that first sees them ended, and a handler of those events may change the page.
+   */
+  const seenRunning = new Set();
+  const endedWaiting = new Set();
+
   function runningAnimations() {
     if (typeof document.getAnimations !== "function") return 0;
     let n = 0;
+    const running = new Set();
     for (const a of document.getAnimations()) {
       if (a.playState !== "running" || !a.effect) continue;
       const timing = a.effect.getComputedTiming();
-      if (Number.isFinite(timing.endTime) && (timing.localTime ?? 0) < timing.endTime) n += 1;
+      if (Number.isFinite(timing.endTime) && (timing.localTime ?? 0) < timing.endTime) {
+        n += 1;
+        running.add(a);
+      }
     }
-    return n;
+    for (const a of seenRunning) if (!running.has(a)) endedWaiting.add(a);
+    seenRunning.clear();
+    for (const a of running) seenRunning.add(a);
+    return n + endedWaiting.size;
   }
 
   const channel = new MessageChannel();
@@ -367,7 +383,10 @@
     }
     for (;;) {
       const before = mutations;
+      // Animations found ended before this frame have had their rendering step after it.
+      const ended = [...endedWaiting];
       await frame();
+      for (const a of ended) endedWaiting.delete(a);
       frames += 1;
       await macrotask();
       const t = now();
@@ -395,6 +414,20 @@
     }
   }
 
+  /**
+   * The page now shows a restored state (a snapshot's, written by the driver in the same task): its
+   * DOM changes so far are the restore's own, not activity to wait out, so the next settle needs no
+   * frame when nothing is pending, nothing scrolled and the page observes no layout (as after an
+   * action that changed nothing). Work the restore armed (timers, frames, requests, animations,
+   * posted tasks) is still waited for, as are changes made after this call. `scrolledState`: the
+   * restored state has scroll offsets (their scroll events come in the next rendering step).
+   */
+  function markRestored(scrolledState) {
+    observer.takeRecords();
+    quietAt = mutations;
+    if (scrolledState) scrolled = true;
+  }
+
   Object.defineProperty(window, "__rhSettle", {
     enumerable: false,
     configurable: false,
@@ -404,6 +437,7 @@
       noteScroll: () => {
         scrolled = true;
       },
+      markRestored,
     }),
   });
 })();

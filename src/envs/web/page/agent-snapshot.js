@@ -112,13 +112,22 @@
       w.core.QUERY_FIELDS = x.queryFields;
       w.core.episodeId = x.episodeId;
     }
-    return {};
+    // Whether the restored state is scrolled anywhere: its scroll events come in the next rendering
+    // step (the settle then waits for it, see markRestored in agent-settle.js).
+    return { scrolled: x.scroll.length > 0 || x.window[0] !== 0 || x.window[1] !== 0 };
+  }
+
+  /** Whether the window or any element is scrolled now (a restore that changes it gets scroll events). */
+  function scrolledNow() {
+    if (window.scrollX !== 0 || window.scrollY !== 0) return true;
+    for (const el of document.querySelectorAll("*")) if (el.scrollTop || el.scrollLeft) return true;
+    return false;
   }
 
   Object.defineProperty(window, "__rh", {
     enumerable: false,
     configurable: false,
     writable: false,
-    value: Object.freeze({ ...b.api, saveExtra, restoreExtra }),
+    value: Object.freeze({ ...b.api, saveExtra, restoreExtra, scrolledNow }),
   });
 })();
