@@ -38,6 +38,8 @@ export class Prewarm {
   private readonly warmed = new Map<Environment, string>();
   /** Environments a finishing tree's nodes still hold (`hold`). */
   private readonly held = new Set<Environment>();
+  /** Prewarm and hold chains that have ended (an environment whose chain ended is ready at once). */
+  private readonly ended = new WeakSet<Promise<void>>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -56,8 +58,19 @@ export class Prewarm {
           this.logger.debug("prewarm failed", { taskId: target.taskId, error: (error as Error).message });
         }),
       );
-      this.pending.set(env, run);
+      this.track(env, run);
     }
+  }
+
+  private track(env: Environment, run: Promise<void>): void {
+    this.pending.set(env, run);
+    void run.then(() => this.ended.add(run));
+  }
+
+  /** Whether a node taking `env` now would not wait (no prewarm or hold of it still running). */
+  isReady(env: Environment): boolean {
+    const run = this.pending.get(env);
+    return run === undefined || this.ended.has(run);
   }
 
   /**
@@ -71,7 +84,7 @@ export class Prewarm {
     });
     this.held.add(env);
     const before = this.pending.get(env) ?? Promise.resolve();
-    this.pending.set(
+    this.track(
       env,
       before.then(() => released),
     );

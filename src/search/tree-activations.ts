@@ -103,7 +103,7 @@ export class Activations {
       !this.waiting.has(state.queue[0] as SearchNode)
     ) {
       const node = state.queue.shift() as SearchNode;
-      const slot = this.free.pop() as Slot;
+      const slot = this.takeSlot();
       if (aheadOfRound) {
         this.ahead.set(node, structuredClone(node));
         state.counters.reachedAhead += 1;
@@ -111,6 +111,19 @@ export class Activations {
       const work = this.activate({ node, slot }, log).finally(() => this.running.delete(work));
       this.running.add(work);
     }
+  }
+
+  /**
+   * A free environment for the next node: the last freed one that no prewarm or hold keeps busy (the
+   * node starts at once), else the last freed one. Which environment a node gets changes nothing it
+   * reaches (restores and replays are exact), only how long it waits.
+   */
+  private takeSlot(): Slot {
+    const warm = this.run.warm;
+    for (let i = this.free.length - 1; warm && i >= 0; i--) {
+      if (warm.isReady((this.free[i] as Slot).base)) return this.free.splice(i, 1)[0] as Slot;
+    }
+    return this.free.pop() as Slot;
   }
 
   private async activate(entry: ActiveNode, log: RoundLog): Promise<void> {

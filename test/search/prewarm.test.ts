@@ -4,6 +4,7 @@ import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts"
 import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import { mayBranchLater } from "../../src/search/gates.ts";
 import { runSearch, SearchConfigSchema } from "../../src/search/index.ts";
+import { Prewarm } from "../../src/search/prewarm.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
 import { treeView } from "./helpers.ts";
 
@@ -127,5 +128,32 @@ describe("search prewarms shared by its trees", () => {
     expect(mayBranchLater({ step: 3, budget: 0, hasBranched: true }, config)).toBe(false);
     const noCap = SearchConfigSchema.parse({ perStepCap: 0 });
     expect(mayBranchLater({ step: 0, budget: 5, hasBranched: false }, noCap)).toBe(false);
+  });
+});
+
+describe("Prewarm.isReady: whether a node taking the environment would wait", () => {
+  it("is false while a prewarm or a hold of the environment runs, true once it ended", async () => {
+    const env = createFrozenLakeEnvironment({ slippery: false });
+    let finish = () => {};
+    const warmable = Object.assign(env, {
+      prewarm: () =>
+        new Promise<void>((resolve) => {
+          finish = resolve;
+        }),
+    });
+    const warm = new Prewarm(createRuntime({ seed: "w" }).logger);
+    const slot = { env: warmable, base: warmable };
+    expect(warm.isReady(warmable)).toBe(true);
+    warm.start([slot], { taskId: "4x4", seed: 1 });
+    expect(warm.isReady(warmable)).toBe(false);
+    await Promise.resolve();
+    finish();
+    await warm.ready(slot);
+    expect(warm.isReady(warmable)).toBe(true);
+    const release = warm.hold(warmable);
+    expect(warm.isReady(warmable)).toBe(false);
+    release();
+    await warm.settle();
+    expect(warm.isReady(warmable)).toBe(true);
   });
 });
