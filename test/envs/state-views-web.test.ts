@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Observation } from "../../src/core/index.ts";
 import { createWebEnvironment, type WebEnvironment, webStateViewer } from "../../src/envs/web/index.ts";
-import { checkRoundTrip } from "./state-views-check.ts";
-import { builtinManifests } from "./web-tasks/helpers.ts";
 
-// Real Chromium on built-in tasks: every observation of an oracle run reads into a state and renders back.
-const TASKS = builtinManifests().map((m) => m.id);
-const WEB_KEYS = ["text", "instruction", "axtree", "url", "title", "focused"] as const;
+// Real Chromium: a state edited as the page would change renders the page's line. (Every observation
+// of the oracle's seed-1 run on every built-in task rendering back exactly is checked in
+// web-tasks/oracle.test.ts, on the episodes that test plays anyway.)
 
 describe("web state view (real Chromium)", () => {
   let env: WebEnvironment;
@@ -15,41 +13,6 @@ describe("web state view (real Chromium)", () => {
   });
   afterAll(async () => {
     await env?.close();
-  });
-
-  it("renders every observation of oracle runs on every built-in task back exactly, elements structured", {
-    timeout: 240_000,
-  }, async () => {
-    let lines = 0;
-    let raw = 0;
-    let elements = 0;
-    let observations = 0;
-    let cut = 0;
-    for (const taskId of TASKS) {
-      let o: Observation = await env.reset({ taskId, seed: 1 });
-      for (let i = 0; i < 20; i++) {
-        const state = checkRoundTrip(webStateViewer, o, WEB_KEYS);
-        observations++;
-        if ((o.axtree ?? "").includes(" more lines cut)")) cut++;
-        const order = state.order as string[];
-        lines += order.length;
-        elements += order.filter((t) => t.startsWith("el:")).length;
-        raw += Object.keys(state).filter((k) => k.endsWith(".raw")).length;
-        const action = await env.oracleAction();
-        if (action === null) break;
-        const r = await env.step(action);
-        o = r.observation;
-        if (r.terminated || r.truncated) {
-          checkRoundTrip(webStateViewer, o, WEB_KEYS);
-          break;
-        }
-      }
-    }
-    expect(elements).toBeGreaterThan(20);
-    // Lines the format does not describe are kept raw: only the cut marker may be one.
-    expect(raw).toBeLessThanOrEqual(cut);
-    expect(observations).toBeGreaterThan(TASKS.length);
-    expect(lines).toBeGreaterThan(elements);
   });
 
   it("a checked checkbox in the state renders the line the page shows once it is clicked", {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Action, VerifierResult } from "../../../src/core/index.ts";
+import type { Action, Observation, VerifierResult } from "../../../src/core/index.ts";
 import { BUILTIN_TASKS_DIR, type WebEnvironment } from "../../../src/envs/web/index.ts";
 
 export interface Manifest {
@@ -36,15 +36,19 @@ export async function runOracle(
   taskId: string,
   seed: number,
   maxSteps: number,
+  onObservation?: (o: Observation) => void,
 ): Promise<OracleRun> {
-  await env.reset({ taskId, seed });
-  return continueOracle(env, maxSteps, []);
+  const first = await env.reset({ taskId, seed });
+  onObservation?.(first);
+  return continueOracle(env, maxSteps, [], onObservation);
 }
 
+/** `runOracle` from the live episode, `done` the actions already taken; `onObservation` sees each step's. */
 export async function continueOracle(
   env: WebEnvironment,
   maxSteps: number,
   done: Action[],
+  onObservation?: (o: Observation) => void,
 ): Promise<OracleRun> {
   const actions = [...done];
   const errors: string[] = [];
@@ -53,6 +57,7 @@ export async function continueOracle(
     if (!a) break;
     actions.push(a);
     const r = await env.step(a);
+    onObservation?.(r.observation);
     if (r.observation.error) errors.push(`${JSON.stringify(a)}: ${r.observation.error.message}`);
     if (r.terminated || r.truncated) break;
   }

@@ -1,11 +1,15 @@
 import { afterAll, describe, it } from "vitest";
-import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import type { Observation } from "../../../src/core/index.ts";
+import { createWebEnvironment, type WebEnvironment, webStateViewer } from "../../../src/envs/web/index.ts";
 import { createLanes, LANE_TIMEOUT_MS } from "../../lanes.ts";
 import { shareBrowserAcrossFile } from "../../web-browser.ts";
+import { checkRoundTrip } from "../state-views-check.ts";
 import { builtinManifests, runOracle } from "./helpers.ts";
 
-// Every built-in web task: following the page's own oracle reaches full reward on several seeds.
+// Every built-in web task: following the page's own oracle reaches full reward on several seeds; and
+// every observation of the seed-1 run reads into a web state view and renders back exactly.
 const SEEDS = [1, 2, 3, 4, 5];
+const WEB_KEYS = ["text", "instruction", "axtree", "url", "title", "focused"] as const;
 const manifests = builtinManifests();
 
 shareBrowserAcrossFile();
@@ -31,8 +35,18 @@ describe("built-in web tasks: the oracle solves every task", { concurrent: true 
       },
       async ({ expect }) =>
         lanes.with(async (env) => {
+          let elements = 0;
+          const viewed = (o: Observation) => {
+            const state = checkRoundTrip(webStateViewer, o, WEB_KEYS);
+            elements += (state.order as string[]).filter((t) => t.startsWith("el:")).length;
+            // Lines the format does not describe are kept raw: only the cut marker may be one.
+            const raw = Object.keys(state).filter((k) => k.endsWith(".raw")).length;
+            expect(raw, `${m.id}: raw lines`).toBeLessThanOrEqual(
+              (o.axtree ?? "").includes(" more lines cut)") ? 1 : 0,
+            );
+          };
           for (const seed of SEEDS) {
-            const run = await runOracle(env, m.id, seed, m.maxSteps);
+            const run = await runOracle(env, m.id, seed, m.maxSteps, seed === 1 ? viewed : undefined);
             const context = `${m.id} seed ${seed}: ${run.result.reason}; actions ${JSON.stringify(run.actions)}`;
             expect(run.errors, context).toEqual([]);
             expect(run.result.success, context).toBe(true);
@@ -44,6 +58,7 @@ describe("built-in web tasks: the oracle solves every task", { concurrent: true 
               expect(run.actions.length, context).toBeLessThanOrEqual(15);
             }
           }
+          expect(elements, `${m.id}: elements in the state views`).toBeGreaterThan(0);
         }),
     );
   }
