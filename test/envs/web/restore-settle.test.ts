@@ -96,6 +96,8 @@ describe("restore: the work a page's restore arms is waited for", () => {
         type: "click",
         elementId: idWhere(saved.observation, new RegExp(`button "${other}"`)),
       });
+      // Scroll events come in rendering steps, which a page in the back may not get on a busy machine.
+      await env.withPage((p) => p.bringToFront());
       const before = env.restoreStats();
       const restored = await env.restore(snapshot);
       expect(restored.text).toContain(`saved by ${way}`);
