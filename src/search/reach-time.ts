@@ -1,7 +1,7 @@
 /**
  * Time spent reaching children's states, over a whole search: `wallMs`, the wall time during which
- * at least one child of any tree was reaching its state (the union of the reaches: two trees run at
- * once and a tree reaches several children at once, so per-tree sums count some time twice), and
+ * at least one child of any tree was reaching its state (the union of all the reaches: two trees may
+ * run at once, and their per-tree figures summed would count the time both reach twice), and
  * `envMs`, the sum of the reaches' own durations (environment time: at N live environments the
  * search has N times its wall time of it).
  */
