@@ -1,14 +1,44 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import type { Action, Observation } from "../../../src/core/index.ts";
-import type { BrowserPool, WebEnvironment } from "../../../src/envs/web/index.ts";
+import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_PAGES = join(here, "..", "..", "fixtures", "web", "pages");
 export const FIXTURE_BAD_MANIFEST = join(here, "..", "..", "fixtures", "web", "bad-manifest");
 /** MiniWoB-layout pages that misbehave: handlers that never return, reward 5, no genProblem, ... */
 export const FIXTURE_FAULTS = join(here, "..", "..", "fixtures", "web", "faults");
+
+/**
+ * A web environment on a pool of its own (no screenshots, no step limit) over a temporary tasks
+ * folder holding `files` (name → content), opened before the file's tests and closed, the folder
+ * removed, after them; read `env`, `pool` and `dir` inside the tests.
+ */
+export function pagesEnvironment(prefix: string, files: Record<string, string>) {
+  const open = {
+    env: undefined as unknown as WebEnvironment,
+    pool: undefined as unknown as BrowserPool,
+    dir: "",
+  };
+  beforeAll(async () => {
+    open.dir = mkdtempSync(join(tmpdir(), prefix));
+    for (const [name, content] of Object.entries(files)) writeFileSync(join(open.dir, name), content);
+    open.pool = new BrowserPool();
+    open.env = await createWebEnvironment(
+      { tasksDir: open.dir, observation: { screenshot: false }, enforceMaxSteps: false },
+      { pool: open.pool },
+    );
+  });
+  afterAll(async () => {
+    await open.env?.close();
+    await open.pool?.close();
+    if (open.dir) rmSync(open.dir, { recursive: true, force: true });
+  });
+  return open;
+}
 
 /** Element ids in an axtree whose line matches `pattern` (e.g. /button "Submit"/). */
 export function idsWhere(observation: Observation, pattern: RegExp): string[] {

@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
-import { idWhere } from "./helpers.ts";
+import { describe, expect, it } from "vitest";
+import { idWhere, pagesEnvironment } from "./helpers.ts";
 
 /**
  * A restore takes the DOM changes it makes as the page's state (no frame waited when nothing is
@@ -63,28 +59,14 @@ window.onload = function () { core.startEpisode(); };
 </script></body></html>`;
 
 describe("restore: the work a page's restore arms is waited for", () => {
-  let dir: string;
-  let pool: BrowserPool;
-  let env: WebEnvironment;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "rh-restore-settle-"));
-    writeFileSync(join(dir, "restore.html"), PAGE);
-    writeFileSync(join(dir, "data.json"), JSON.stringify({ word: "plum" }));
-    pool = new BrowserPool();
-    env = await createWebEnvironment(
-      { tasksDir: dir, observation: { screenshot: false }, enforceMaxSteps: false },
-      { pool },
-    );
-  });
-  afterAll(async () => {
-    await env?.close();
-    await pool?.close();
-    rmSync(dir, { recursive: true, force: true });
+  const open = pagesEnvironment("rh-restore-settle-", {
+    "restore.html": PAGE,
+    "data.json": JSON.stringify({ word: "plum" }),
   });
 
   for (const way of ["timeout", "frames", "fetch", "micro", "scroll", "unscroll"]) {
     it(`${way}: the restored observation shows the saved text, restored in the live page`, async () => {
+      const { env } = open;
       const obs = await env.reset({ taskId: "restore", seed: 0 });
       const saved = await env.step({ type: "click", elementId: idWhere(obs, new RegExp(`button "${way}"`)) });
       expect(saved.observation.text).toContain(`saved by ${way}`);

@@ -1,16 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BrowserPool,
-  createWebEnvironment,
-  resolveChromiumPath,
-  type WebEnvironment,
-} from "../../../src/envs/web/index.ts";
-import { idWhere } from "./helpers.ts";
+import { createWebEnvironment, resolveChromiumPath } from "../../../src/envs/web/index.ts";
+import { idWhere, pagesEnvironment } from "./helpers.ts";
 
 /**
  * The step's settle (page/agent-settle.js) waits for the work an action starts — timeouts, frames,
@@ -121,25 +115,10 @@ window.onload = function () { core.startEpisode(); };
 </script></body></html>`;
 
 describe("settle after an action", () => {
-  let dir: string;
-  let pool: BrowserPool;
-  let env: WebEnvironment;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "rh-settle-"));
-    writeFileSync(join(dir, "settle.html"), PAGE);
-    writeFileSync(join(dir, "busy.html"), BUSY_PAGE);
-    writeFileSync(join(dir, "data.json"), JSON.stringify({ word: "plum" }));
-    pool = new BrowserPool();
-    env = await createWebEnvironment(
-      { tasksDir: dir, observation: { screenshot: false }, enforceMaxSteps: false },
-      { pool },
-    );
-  });
-  afterAll(async () => {
-    await env?.close();
-    await pool?.close();
-    rmSync(dir, { recursive: true, force: true });
+  const open = pagesEnvironment("rh-settle-", {
+    "settle.html": PAGE,
+    "busy.html": BUSY_PAGE,
+    "data.json": JSON.stringify({ word: "plum" }),
   });
 
   const cases: Array<[string, RegExp]> = [
@@ -156,35 +135,38 @@ describe("settle after an action", () => {
   ];
   for (const [button, expected] of cases) {
     it(`the step's own observation shows what a click on "${button}" started`, async () => {
-      const obs = await env.reset({ taskId: "settle", seed: 0 });
-      const r = await env.step({ type: "click", elementId: idWhere(obs, new RegExp(`button "${button}"`)) });
+      const obs = await open.env.reset({ taskId: "settle", seed: 0 });
+      const r = await open.env.step({
+        type: "click",
+        elementId: idWhere(obs, new RegExp(`button "${button}"`)),
+      });
       expect(r.observation.text).toMatch(expected);
       expect(r.info.settleTimedOut).toBeUndefined();
     });
   }
 
   it("a menu that appears 300 ms after typing is in the step's observation, and nothing changes after", async () => {
-    const obs = await env.reset({ taskId: "settle", seed: 0 });
-    const r = await env.step({ type: "type", elementId: idWhere(obs, /textbox "Fruit"/), text: "ap" });
+    const obs = await open.env.reset({ taskId: "settle", seed: 0 });
+    const r = await open.env.step({ type: "type", elementId: idWhere(obs, /textbox "Fruit"/), text: "ap" });
     expect(r.observation.text).toMatch(/option "apple"/);
     expect(r.observation.text).toMatch(/option "apricot"/);
     expect(r.observation.text).not.toMatch(/option "banana"/);
-    const right = await env.fingerprint();
+    const right = await open.env.fingerprint();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await env.fingerprint()).toBe(right);
+    expect(await open.env.fingerprint()).toBe(right);
   });
 
   it("a page with a 50 ms clock, a frame loop, an endless animation and Infinity timers settles before the cap", async () => {
-    const obs = await env.reset({ taskId: "busy", seed: 0 });
+    const obs = await open.env.reset({ taskId: "busy", seed: 0 });
     const start = performance.now();
-    const r = await env.step({ type: "click", elementId: idWhere(obs, /button "Go"/) });
+    const r = await open.env.step({ type: "click", elementId: idWhere(obs, /button "Go"/) });
     const ms = performance.now() - start;
     expect(r.observation.text).toMatch(/went/);
     expect(r.observation.text).not.toMatch(/fired/);
     expect(r.info.settleTimedOut).toBeUndefined();
     // The cap is 3000 ms: the frame loop is waited for at most the 1000 ms horizon from its start.
     expect(ms).toBeLessThan(3000);
-    const again = await env.step({ type: "click", elementId: idWhere(obs, /button "Go"/) });
+    const again = await open.env.step({ type: "click", elementId: idWhere(obs, /button "Go"/) });
     expect(again.info.settleTimedOut).toBeUndefined();
   });
 
@@ -192,12 +174,12 @@ describe("settle after an action", () => {
     // A cap longer than one evaluation's limit: the settled view gets the cap on top of that limit.
     const capped = await createWebEnvironment(
       {
-        tasksDir: dir,
+        tasksDir: open.dir,
         observation: { screenshot: false },
         actionTimeoutMs: 1500,
         settle: { maxMs: 2500 },
       },
-      { pool },
+      { pool: open.pool },
     );
     try {
       const obs = await capped.reset({ taskId: "busy", seed: 0 });
