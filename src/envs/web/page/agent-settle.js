@@ -14,6 +14,10 @@
  * cost most of a frame. A CDP evaluation starts in a task of its own, after the microtasks of the
  * action's event handlers have run.
  *
+ * A settle that starts with a scroll since the last quiet one (the agent scrolled an element into
+ * view, the window's offsets moved, a restore scrolled) waits for two frames: a scroll's events may
+ * come a frame late, and the page's scroll handlers may change it.
+ *
  * A timer counts when it is due within `horizonMs` of the start of its chain (a timer or frame
  * armed from a timer or frame callback belongs to that callback's chain); a non-finite or huge
  * delay (> 2^31-1 ms) never counts, an interval counts for its first tick only, and a frame chain
@@ -372,6 +376,10 @@
     const unchanged = () =>
       mutations === quietAt && !scrolled && scrollAt === scrollNow() && !busyNow(horizon, now());
     let frames = 0;
+    // A scroll's events may come a frame late (after the first frame's animation callbacks): a
+    // settle that starts with a scroll since the last quiet one waits for two frames (the page's
+    // first settle has nothing to compare the window's offsets with).
+    const scrolledAtStart = scrolled || (scrollAt !== "" && scrollAt !== scrollNow());
     const quiet = (ms) => {
       postedAt = posted;
       return { timedOut: false, ms, frames };
@@ -400,7 +408,7 @@
       };
       const busy = pending.timers + pending.frames + pending.requests + pending.animations > 0;
       const ms = Math.round(t - start);
-      if (!busy && !pending.mutated) {
+      if (!busy && !pending.mutated && !(scrolledAtStart && frames < 2)) {
         quietAt = mutations;
         scrolled = false;
         scrollAt = scrollNow();
