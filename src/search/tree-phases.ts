@@ -115,7 +115,7 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   slot.noise?.setSchedule(node.noise?.schedule ?? []);
   const expectedFingerprint = expectedFingerprintOf(node);
   const began = clock.monotonicMs();
-  state.beginReach(began);
+  const endTreeReach = state.beginReach(began);
   const endSearchReach = deps.reachTime?.begin(began);
   const reaching = async () => {
     await run.warm?.ready(slot);
@@ -129,7 +129,7 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   };
   const reached = await reaching().finally(() => {
     const ended = clock.monotonicMs();
-    state.endReach(ended);
+    endTreeReach(ended);
     endSearchReach?.(ended);
   });
   state.snapshots.delete(node.id);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { EnvironmentSnapshot } from "../core/index.ts";
 import type { SearchNode } from "./node.ts";
+import { ReachTime } from "./reach-time.ts";
 
 const count = () => z.number().default(0);
 
@@ -51,8 +52,7 @@ export class TreeState {
   /** The next round, once work for it has started during the current one. */
   private next: RoundLog | undefined;
   private seq = 0;
-  private reaching = 0;
-  private reachingSince = 0;
+  private readonly reach = new ReachTime();
 
   constructor(readonly treeId: string) {}
 
@@ -106,15 +106,16 @@ export class TreeState {
     this.queue.push(...all.filter((n) => n.status === "alive"), ...all.filter((n) => n.status === "pending"));
   }
 
-  /** A child starts reaching its state (reaches run concurrently; `replayMs` counts their union). */
-  beginReach(nowMs: number): void {
-    if (this.reaching === 0) this.reachingSince = nowMs;
-    this.reaching += 1;
-  }
-
-  endReach(nowMs: number): void {
-    this.reaching -= 1;
-    if (this.reaching === 0) this.counters.replayMs += nowMs - this.reachingSince;
+  /**
+   * A child starts reaching its state (reaches run concurrently; `replayMs` counts their union);
+   * returns the function that ends it.
+   */
+  beginReach(nowMs: number): (endMs: number) => void {
+    const end = this.reach.begin(nowMs);
+    return (endMs) => {
+      end(endMs);
+      this.counters.replayMs = this.reach.figures().wallMs;
+    };
   }
 
   leaves(): SearchNode[] {

@@ -39,19 +39,9 @@ const SEARCH = [
 ];
 // Long enough (4000 episodes, about half a second) that the signal lands while it runs: at 200 the
 // whole run could end between the first stored episode and the signal.
-const RUN = [
-  "--json",
-  "run",
-  "--env",
-  "frozenlake",
-  "--tasks",
-  "4x4,8x8",
-  "--policy",
-  "random",
-  "-n",
-  "2000",
-];
 const RUN_EPISODES = 4000;
+const RUN = "--json run --env frozenlake --tasks 4x4,8x8 --policy random".split(" ");
+RUN.push("-n", String(RUN_EPISODES / 2)); // episodes per task
 
 /** Starts `args`, sends `signal` once `count` shows progress, and returns the result and the run id. */
 async function interrupt(

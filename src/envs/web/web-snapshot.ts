@@ -107,10 +107,9 @@ export async function restoreInto(
     if (!(noise && noiseState)) {
       // One evaluation; the settle tracker then takes the restore's DOM changes as the page's state,
       // waiting a frame still when the page was or is now scrolled (scroll events come in it).
-      const was = "window.__rh.scrolledNow()";
       await io.eval(
         ep,
-        `(() => { const was = ${was}; ${page} window.__rhSettle.markRestored(${extra}.scrolled || was); return true; })()`,
+        `(() => { const was = window.__rh.scrolledNow(); ${page} window.__rhSettle.markRestored(${extra}.scrolled || was); return true; })()`,
       );
       return;
     }
