@@ -3,7 +3,8 @@
 // `replayShare`, the share of the search's wall time with at least one reach in flight (any tree);
 // `replayShareTreeSum`, the trees' own reach times summed (the figure reported before, which would
 // count twice a time when two trees reach at once); `reachEnvShare`, the reaches' summed durations over the
-// environments' time (live environments × wall time).
+// environments' time (live environments × wall time); `rootStartShare`, the share with a tree's root
+// starting its episode (a reset: not a child's reach, and not in the figures above).
 // A second pass hides the snapshot capability so every child is reached by reset + replay. How the
 // children's states were reached is reported too: restores in the live page or on a freshly reset
 // page, and episodes started in a new browser context or in the previous episode's (reused). Where the
@@ -89,6 +90,7 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
     replayShare: result.reach.wallMs / 1000 / seconds,
     replayShareTreeSum: treeReachMs / 1000 / seconds,
     reachEnvShare: result.reach.envMs / 1000 / seconds / liveEnvs,
+    rootStartShare: result.starts.wallMs / 1000 / seconds,
     reachedAhead,
     envSteps,
     ...ways,

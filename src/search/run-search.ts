@@ -44,9 +44,15 @@ export interface SearchRunResult {
   /**
    * This call's time reaching children's states (ReachTime): `wallMs`, wall time with at least one
    * reach in flight in any tree; `envMs`, the reaches' summed durations. Trees read back complete
-   * from the store add nothing.
+   * from the store add nothing. A root's start is not a child's reach: it is in `starts`.
    */
   reach: { wallMs: number; envMs: number };
+  /**
+   * This call's time starting the trees' roots (ReachTime, as `reach`): each root's reset, or on
+   * resume the replay of an alive root's prefix; `reach` + `starts` is all the time spent reaching
+   * nodes' states.
+   */
+  starts: { wallMs: number; envMs: number };
 }
 
 export function treeIdOf(runId: string, taskId: string): string {
@@ -78,6 +84,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
   // caller never closes an environment in the middle of a prewarm.
   const warm = new Prewarm(deps.runtime.logger);
   const reachTime = new ReachTime();
+  const startTime = new ReachTime();
   const running: Promise<boolean>[] = [];
   try {
     await searchTasks();
@@ -88,7 +95,12 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
     await Promise.allSettled(running);
     await warm.settle();
   }
-  return { tasks: results.filter((r) => r !== undefined), interrupted, reach: reachTime.figures() };
+  return {
+    tasks: results.filter((r) => r !== undefined),
+    interrupted,
+    reach: reachTime.figures(),
+    starts: startTime.figures(),
+  };
 
   async function searchTasks(): Promise<void> {
     let finishing: Promise<boolean> | undefined;
@@ -142,6 +154,7 @@ export async function runSearch(deps: SearchRunDeps, spec: SearchRunSpec): Promi
         runtime: deps.runtime,
         warm,
         reachTime,
+        startTime,
         signal,
         onHandOver,
         onRound: (changed, counters) => {

@@ -115,8 +115,11 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   slot.noise?.setSchedule(node.noise?.schedule ?? []);
   const expectedFingerprint = expectedFingerprintOf(node);
   const began = clock.monotonicMs();
-  const endTreeReach = state.beginReach(began);
-  const endSearchReach = deps.reachTime?.begin(began);
+  // A child reaches its parent's state; a root starts its tree (a reset, on resume a replay of its
+  // prefix): its time is kept apart (`startTime`), as a rollout's reset is not branching's cost.
+  const child = node.parentId !== null;
+  const endTreeReach = child ? state.beginReach(began) : undefined;
+  const endSearchReach = (child ? deps.reachTime : deps.startTime)?.begin(began);
   const reaching = async () => {
     await run.warm?.ready(slot);
     return reachState(slot.env, {
@@ -129,7 +132,7 @@ export async function activate(run: TreeRun, node: SearchNode, slot: Slot): Prom
   };
   const reached = await reaching().finally(() => {
     const ended = clock.monotonicMs();
-    endTreeReach(ended);
+    endTreeReach?.(ended);
     endSearchReach?.(ended);
   });
   state.snapshots.delete(node.id);

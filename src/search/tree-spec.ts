@@ -50,6 +50,8 @@ export interface TreeSearchDeps {
   onHandOver?: () => void;
   /** The search's time reaching children's states, shared by its trees (run-search.ts). */
   reachTime?: ReachTime;
+  /** The search's time starting its trees' roots (reset, or replay on resume), apart from `reachTime`. */
+  startTime?: ReachTime;
 }
 
 export interface TreeResult {

@@ -69,6 +69,8 @@ async function search(options: {
   maxDelayMs: number;
   store?: RunStore;
   abortAfterRounds?: number;
+  /** Search config beside the defaults of these tests. */
+  config?: Record<string, unknown>;
 }) {
   const store = options.store ?? createMemoryStore();
   const writes = recordWrites(store);
@@ -96,7 +98,7 @@ async function search(options: {
       runId: "r",
       seed: "s",
       tasks,
-      config: SearchConfigSchema.parse({ maxLiveEnvs: options.live, maxNodesPerTree: 30 }),
+      config: SearchConfigSchema.parse({ maxLiveEnvs: options.live, maxNodesPerTree: 30, ...options.config }),
     },
   );
   return { store, result, writes };
@@ -123,8 +125,23 @@ describe("search: the next round's nodes start while the round before moves", ()
       expect(wallMs).toBeGreaterThan(0);
       expect(wallMs).toBeLessThanOrEqual(treeSum + 1e-6);
       expect(wallMs).toBeLessThanOrEqual(envMs + 1e-6);
+      // The roots' resets are kept apart: one per tree, each slowed.
+      expect(slow.result.starts.wallMs).toBeGreaterThan(0);
+      expect(slow.result.starts.wallMs).toBeLessThanOrEqual(slow.result.starts.envMs + 1e-6);
     });
   }
+
+  it("a root's start is not a child's reach: a tree that never branches reaches no child", async () => {
+    const { result } = await search({ live: 2, maxDelayMs: 2, config: { rootBranchBudget: 0 } });
+    expect(result.tasks).toHaveLength(TASKS.length);
+    for (const t of result.tasks) {
+      expect(t.nodes.size).toBe(1);
+      expect(t.counters.replayMs).toBe(0);
+    }
+    expect(result.reach).toEqual({ wallMs: 0, envMs: 0 });
+    expect(result.starts.wallMs).toBeGreaterThan(0);
+    expect(result.starts.envMs).toBeGreaterThanOrEqual(result.starts.wallMs - 1e-6);
+  });
 
   it("an interruption with nodes started ahead returns what it stored; the resumed run stores the same trees", async () => {
     const full = await search({ live: 4, maxDelayMs: 2 });
