@@ -102,18 +102,33 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   };
 }
 
+/** Live environment counts measured, and the interleaved passes over them. */
+const LIVE = [1, 2, 4];
+const PASSES = 3;
+
 export async function benchSearch(): Promise<Record<string, number>> {
   const pool = new BrowserPool();
   const out: Record<string, number> = {};
   try {
     await measure(pool, 1, false); // warm-up: browser launch, JIT
-    for (const live of [1, 2, 4]) {
-      const { envSteps: _steps, ...r } = await measure(pool, live, false);
+    // Interleaved passes, so that machine load affects every count alike; each count reports its
+    // median pass (by steps per second), the speedups are those of the medians, and the passes' own
+    // speedups give the spread.
+    const runs = new Map<number, Awaited<ReturnType<typeof measure>>[]>(LIVE.map((l) => [l, []]));
+    for (let pass = 0; pass < PASSES; pass++)
+      for (const live of LIVE) runs.get(live)?.push(await measure(pool, live, false));
+    for (const live of LIVE) {
+      const sorted = [...(runs.get(live) ?? [])].sort((a, b) => a.stepsPerSecond - b.stepsPerSecond);
+      const { envSteps: _steps, ...r } = sorted[Math.floor(sorted.length / 2)] as (typeof sorted)[number];
       for (const [name, value] of Object.entries(r)) out[`${name}_${live}ctx`] = value;
     }
     const base = out.stepsPerSecond_1ctx ?? 1;
-    out.speedup_2ctx = (out.stepsPerSecond_2ctx ?? 0) / base;
-    out.speedup_4ctx = (out.stepsPerSecond_4ctx ?? 0) / base;
+    for (const live of LIVE.slice(1)) {
+      out[`speedup_${live}ctx`] = (out[`stepsPerSecond_${live}ctx`] ?? 0) / base;
+      const perPass = (runs.get(live) ?? []).map((r, i) => r.stepsPerSecond / (runs.get(1)?.[i]?.stepsPerSecond ?? 1));
+      out[`speedup_${live}ctx_passMin`] = Math.min(...perPass);
+      out[`speedup_${live}ctx_passMax`] = Math.max(...perPass);
+    }
     const replay = await measure(pool, 2, true);
     out.stepsPerSecond_2ctx_replayOnly = replay.stepsPerSecond;
     out.replayShare_2ctx_replayOnly = replay.replayShare;
