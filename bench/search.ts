@@ -125,7 +125,9 @@ export async function benchSearch(): Promise<Record<string, number>> {
     const base = out.stepsPerSecond_1ctx ?? 1;
     for (const live of LIVE.slice(1)) {
       out[`speedup_${live}ctx`] = (out[`stepsPerSecond_${live}ctx`] ?? 0) / base;
-      const perPass = (runs.get(live) ?? []).map((r, i) => r.stepsPerSecond / (runs.get(1)?.[i]?.stepsPerSecond ?? 1));
+      const perPass = (runs.get(live) ?? []).map(
+        (r, i) => r.stepsPerSecond / (runs.get(1)?.[i]?.stepsPerSecond ?? 1),
+      );
       out[`speedup_${live}ctx_passMin`] = Math.min(...perPass);
       out[`speedup_${live}ctx_passMax`] = Math.max(...perPass);
     }
