@@ -102,9 +102,17 @@ async function measure(pool: BrowserPool, liveEnvs: number, replayOnly: boolean)
   };
 }
 
-/** Live environment counts measured, and the interleaved passes over them. */
+/** Live environment counts measured (the first is the speedups' base), and the interleaved passes over them. */
 const LIVE = [1, 2, 4];
 const PASSES = 3;
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** The pass with the median steps per second. */
+function medianRun(runs: ReadonlyArray<Measured>): Measured {
+  const sorted = [...runs].sort((a, b) => a.stepsPerSecond - b.stepsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)] as Measured;
+}
 
 export async function benchSearch(): Promise<Record<string, number>> {
   const pool = new BrowserPool();
@@ -114,20 +122,18 @@ export async function benchSearch(): Promise<Record<string, number>> {
     // Interleaved passes, so that machine load affects every count alike; each count reports its
     // median pass (by steps per second), the speedups are those of the medians, and the passes' own
     // speedups give the spread.
-    const runs = new Map<number, Awaited<ReturnType<typeof measure>>[]>(LIVE.map((l) => [l, []]));
+    const runs: Measured[][] = LIVE.map(() => []);
     for (let pass = 0; pass < PASSES; pass++)
-      for (const live of LIVE) runs.get(live)?.push(await measure(pool, live, false));
-    for (const live of LIVE) {
-      const sorted = [...(runs.get(live) ?? [])].sort((a, b) => a.stepsPerSecond - b.stepsPerSecond);
-      const { envSteps: _steps, ...r } = sorted[Math.floor(sorted.length / 2)] as (typeof sorted)[number];
+      for (const [i, live] of LIVE.entries()) runs[i]?.push(await measure(pool, live, false));
+    const base = runs[0] as Measured[];
+    const baseMedian = medianRun(base);
+    for (const [i, live] of LIVE.entries()) {
+      const own = runs[i] as Measured[];
+      const { envSteps: _steps, ...r } = medianRun(own);
       for (const [name, value] of Object.entries(r)) out[`${name}_${live}ctx`] = value;
-    }
-    const base = out.stepsPerSecond_1ctx ?? 1;
-    for (const live of LIVE.slice(1)) {
-      out[`speedup_${live}ctx`] = (out[`stepsPerSecond_${live}ctx`] ?? 0) / base;
-      const perPass = (runs.get(live) ?? []).map(
-        (r, i) => r.stepsPerSecond / (runs.get(1)?.[i]?.stepsPerSecond ?? 1),
-      );
+      if (own === base) continue;
+      out[`speedup_${live}ctx`] = r.stepsPerSecond / baseMedian.stepsPerSecond;
+      const perPass = own.map((m, p) => m.stepsPerSecond / (base[p] as Measured).stepsPerSecond);
       out[`speedup_${live}ctx_passMin`] = Math.min(...perPass);
       out[`speedup_${live}ctx_passMax`] = Math.max(...perPass);
     }

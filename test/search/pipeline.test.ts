@@ -131,18 +131,6 @@ describe("search: the next round's nodes start while the round before moves", ()
     });
   }
 
-  it("a root's start is not a child's reach: a tree that never branches reaches no child", async () => {
-    const { result } = await search({ live: 2, maxDelayMs: 2, config: { rootBranchBudget: 0 } });
-    expect(result.tasks).toHaveLength(TASKS.length);
-    for (const t of result.tasks) {
-      expect(t.nodes.size).toBe(1);
-      expect(t.counters.replayMs).toBe(0);
-    }
-    expect(result.reach).toEqual({ wallMs: 0, envMs: 0 });
-    expect(result.starts.wallMs).toBeGreaterThan(0);
-    expect(result.starts.envMs).toBeGreaterThanOrEqual(result.starts.wallMs - 1e-6);
-  });
-
   it("an interruption with nodes started ahead returns what it stored; the resumed run stores the same trees", async () => {
     const full = await search({ live: 4, maxDelayMs: 2 });
     const store = createMemoryStore();
@@ -158,5 +146,19 @@ describe("search: the next round's nodes start while the round before moves", ()
       expect(treeView(resumed.result.tasks[i]!.nodes.values())).toEqual(
         treeView(full.result.tasks[i]!.nodes.values()),
       );
+  });
+});
+
+describe("search: a root's start is kept apart from children's reach", () => {
+  it("a root's start is not a child's reach: a tree that never branches reaches no child", async () => {
+    const { result } = await search({ live: 2, maxDelayMs: 2, config: { rootBranchBudget: 0 } });
+    expect(result.tasks).toHaveLength(TASKS.length);
+    for (const t of result.tasks) {
+      expect(t.nodes.size).toBe(1);
+      expect(t.counters.replayMs).toBe(0);
+    }
+    expect(result.reach).toEqual({ wallMs: 0, envMs: 0 });
+    expect(result.starts.wallMs).toBeGreaterThan(0);
+    expect(result.starts.envMs).toBeGreaterThanOrEqual(result.starts.wallMs - 1e-6);
   });
 });
