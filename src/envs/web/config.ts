@@ -28,12 +28,16 @@ export const PLAYWRIGHT_DISABLED_FEATURES: ReadonlyArray<string> = [
  * process) for every browser context, i.e. at every reset; and the spare renderer, a process
  * Chromium keeps started for the browser context that navigated last: a new context cannot use it,
  * so each new context ended one and started another (one process more, and ≈ 16 ms of CPU per
- * new context).
+ * new context); and RenderDocument, under which every navigation of a frame builds a new frame host
+ * and a new renderer-side frame with its own compositor, where without it a same-site navigation
+ * keeps them: a reload of a task page costs ≈ 20 % less CPU (browser process and renderer) and a
+ * reset ≈ 10–20 % less. Pages see no difference (each navigation still makes a new document).
  */
 export const EXTRA_DISABLED_FEATURES: ReadonlyArray<string> = [
   "WebUIOmniboxPopup",
   "WebUIOmniboxAimPopup",
   "SpareRendererForSitePerProcess",
+  "RenderDocument",
 ];
 
 /** Chromium switches every browser of the pool gets (see docs: DESIGN "Real components"). */
