@@ -6,7 +6,8 @@
 // as `...StepAlone`), then both sides a few interleaved untimed ones. Run by bench/run.ts.
 //
 // FrozenLake: 4x4, not slippery, the six moves from start to goal; the book is built from that
-// sequence's episodes and seeded random walks. Web: the built-in short task enter-text (real
+// sequence's episodes and seeded random walks; `frozenLakeBuild...` is induction at scale (10,000
+// transitions of random walks on 8x8 slippery), CPU µs per trace step against recording them. Web: the built-in short task enter-text (real
 // Chromium): click the field, type, Backspace, type, Submit; two books are built from episodes of that
 // sequence: `webRules...` from 6 (the rules are supported: every step is the rule path, as
 // `webRulesRulePathShare` shows) and `webRetrieval...` from the first 3 (the rules stay tentative: every
@@ -333,6 +334,45 @@ const CHUNK = 20;
 const WEB_RETRIEVAL_EPISODES = 3;
 
 /** Real vs world-model step time for FrozenLake and the web (target: WM ≥ 100× faster than a web step). */
+/**
+ * Worldbook induction at scale: seeded random walks (up to 60 moves) on 8x8 slippery FrozenLake until
+ * 10,000 transitions are recorded, then the book built from them (best of 3 builds, process CPU time).
+ * The in-run reference is the recording of the same traces (environment steps and state views).
+ */
+async function frozenLakeBuildThroughput(): Promise<Record<string, number>> {
+  const real = createFrozenLakeEnvironment({ slippery: true });
+  const task = real.suite.get("8x8");
+  const random = createRandom("bench-worldmodel", "frozenlake-build");
+  const steps: TraceStep[] = [];
+  const cpuMs = (since: NodeJS.CpuUsage) => {
+    const u = process.cpuUsage(since);
+    return (u.user + u.system) / 1000;
+  };
+  const recordStart = process.cpuUsage();
+  for (let e = 0; steps.length < 10_000; e++) {
+    const walk = Array.from(
+      { length: 60 },
+      (): Action => ({ type: "move", direction: DIRECTIONS[random.int(4)] as GridDirection }),
+    );
+    steps.push(...(await record(real, task, e, `walk-${String(e).padStart(4, "0")}`, walk)));
+  }
+  const recordMs = cpuMs(recordStart);
+  await real.close();
+  const builds: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const start = process.cpuUsage();
+    buildWorldbook(steps, FROZENLAKE_OPTIONS, { tasks: [task] });
+    builds.push(cpuMs(start));
+  }
+  const buildMs = Math.min(...builds);
+  return {
+    frozenLakeBuildTraceSteps: steps.length,
+    frozenLakeBuildCpuUsPerStep: (buildMs * 1000) / steps.length,
+    frozenLakeRecordCpuUsPerStep: (recordMs * 1000) / steps.length,
+    frozenLakeBuildOverRecordRatio: buildMs / recordMs,
+  };
+}
+
 export async function benchWorldModel(): Promise<Record<string, number>> {
-  return { ...(await frozenLake()), ...(await web()) };
+  return { ...(await frozenLake()), ...(await frozenLakeBuildThroughput()), ...(await web()) };
 }

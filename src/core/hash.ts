@@ -22,6 +22,8 @@ export function stableSeed(...parts: ReadonlyArray<string | number>): number {
  * content hashes and byte-identical exports).
  */
 export function canonicalJson(value: unknown): string {
+  // A scalar has no keys to sort (the common case in worldbook builds, once per state field).
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
   return JSON.stringify(sortKeys(value));
 }
 

@@ -1,6 +1,7 @@
 import { canonicalJson, type StateRecord } from "../../core/index.ts";
 import type { Ranges } from "./bounds.ts";
-import { applyRuleEffects } from "./conditions.ts";
+import { resolveEffects } from "./conditions.ts";
+import { applyEffects } from "./evidence.ts";
 import { fieldPattern } from "./invariants.ts";
 import type { Condition, Effect, Rule, RuleStatus, WorldbookOptions } from "./schema.ts";
 import { separatingSides } from "./separate.ts";
@@ -39,17 +40,28 @@ function compareKeys(a: string, b: string): number {
  * canonical JSON) with their values. Two states derived from one base have equal keys exactly when
  * their canonical JSON is equal, without writing out every path of either.
  */
-function keyFrom(base: StateRecord, state: StateRecord): string {
+function keyFrom(base: StateRecord, state: StateRecord, touched?: ReadonlyArray<string>): string {
   const changed: string[] = [];
-  for (const path of Object.keys(state)) {
-    const v = state[path];
-    if (v === undefined) continue;
-    const b = base[path];
-    if (v === b || (b !== undefined && canonicalJson(v) === canonicalJson(b))) continue;
-    changed.push(path);
+  if (touched) {
+    // Only these paths can differ (`state` is `base` with effects on them applied): the rest are skipped.
+    for (const path of new Set(touched)) {
+      const v = state[path];
+      const b = base[path];
+      if (v === undefined) {
+        if (b !== undefined) changed.push(path);
+      } else if (v !== b && (b === undefined || canonicalJson(v) !== canonicalJson(b))) changed.push(path);
+    }
+  } else {
+    for (const path of Object.keys(state)) {
+      const v = state[path];
+      if (v === undefined) continue;
+      const b = base[path];
+      if (v === b || (b !== undefined && canonicalJson(v) === canonicalJson(b))) continue;
+      changed.push(path);
+    }
+    for (const path of Object.keys(base))
+      if (base[path] !== undefined && state[path] === undefined) changed.push(path);
   }
-  for (const path of Object.keys(base))
-    if (base[path] !== undefined && state[path] === undefined) changed.push(path);
   if (changed.length === 0) return "[]";
   changed.sort();
   return JSON.stringify(
@@ -60,10 +72,18 @@ function keyFrom(base: StateRecord, state: StateRecord): string {
   );
 }
 
-/** The next state an outcome predicts for a member (`keyFrom` its before-state), or a marker when it cannot resolve. */
+/**
+ * The next state an outcome predicts for a member (`keyFrom` its before-state, read on the paths the
+ * resolved effects touch), or a marker when it cannot resolve.
+ */
 function predicted(m: Member, effects: ReadonlyArray<Effect>, i: number): string {
-  const next = applyRuleEffects(m.t.before, effects, m.t.action);
-  return next === undefined ? `!unresolved${i}` : keyFrom(m.t.before, next);
+  const resolved = resolveEffects(effects, m.t.before, m.t.action);
+  if (resolved === undefined) return `!unresolved${i}`;
+  return keyFrom(
+    m.t.before,
+    applyEffects(m.t.before, resolved),
+    resolved.map((e) => e.path),
+  );
 }
 
 /**

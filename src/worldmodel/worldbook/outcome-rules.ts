@@ -21,43 +21,83 @@ function scalarKey(v: StateScalar): StateScalar {
   return typeof v === "number" && !Number.isFinite(v) ? null : v;
 }
 
+/** A path's value on one record, as `decidingCondition` reads it: a scalar's key, else absent or a list. */
+const ABSENT = Symbol("absent");
+const LIST = Symbol("list");
+type Cell = StateScalar | typeof ABSENT | typeof LIST;
+
+/**
+ * The records by path, read once: every path any record has (sorted), and per path each record's
+ * value (its `scalarKey`, or ABSENT / LIST) with the value itself for the scalars. One pass over the
+ * records serves every condition tested on them.
+ */
+interface Columns {
+  paths: string[];
+  cells: Map<string, Cell[]>;
+  values: Map<string, Array<StateValue | undefined>>;
+}
+
+function columnsOf(records: ReadonlyArray<StateRecord>): Columns {
+  const cells = new Map<string, Cell[]>();
+  const values = new Map<string, Array<StateValue | undefined>>();
+  for (let i = 0; i < records.length; i++) {
+    for (const [path, v] of Object.entries(records[i] as StateRecord)) {
+      let column = cells.get(path);
+      let held = values.get(path);
+      if (column === undefined || held === undefined) {
+        column = new Array<Cell>(records.length).fill(ABSENT);
+        held = new Array<StateValue | undefined>(records.length);
+        cells.set(path, column);
+        values.set(path, held);
+      }
+      if (v === undefined) continue;
+      column[i] = Array.isArray(v) ? LIST : scalarKey(v);
+      held[i] = v;
+    }
+  }
+  return { paths: [...cells.keys()].sort(), cells, values };
+}
+
 /**
  * The first next-state path (fewest values, then name) whose value decides `hit` exactly on every
  * record: defined on all hits, and the values on hits never seen on a miss. `skip` paths are not tested.
  */
 function decidingCondition(
-  records: ReadonlyArray<StateRecord>,
+  columns: Columns,
   hit: ReadonlyArray<boolean>,
   skip: ReadonlySet<string> = new Set(),
 ): OutcomeRule["when"] | undefined {
-  const paths = [...new Set(records.flatMap((r) => Object.keys(r)))].filter((p) => !skip.has(p)).sort();
   let best: { path: string; values: StateValue[] } | undefined;
-  for (const path of paths) {
+  for (const path of columns.paths) {
+    if (skip.has(path)) continue;
+    const column = columns.cells.get(path) as Cell[];
+    const held = columns.values.get(path) as Array<StateValue | undefined>;
     // Keyed by `scalarKey`: equal keys exactly where the canonical JSON is equal.
     const onHit = new Map<StateScalar, StateValue>();
     let ok = true;
-    for (let i = 0; i < records.length; i++) {
+    for (let i = 0; i < column.length; i++) {
       if (!hit[i]) continue;
-      const v = (records[i] as StateRecord)[path];
-      if (v === undefined || Array.isArray(v)) {
+      const c = column[i] as Cell;
+      if (c === ABSENT || c === LIST) {
         ok = false;
         break;
       }
-      onHit.set(scalarKey(v), v);
+      onHit.set(c, held[i] as StateValue);
     }
     if (!ok || onHit.size === 0) continue;
     // A list on a miss never matches: the hits hold scalars only.
-    const misses = records.some((r, i) => {
-      const v = r[path];
-      return !hit[i] && v !== undefined && !Array.isArray(v) && onHit.has(scalarKey(v));
-    });
+    let misses = false;
+    for (let i = 0; i < column.length && !misses; i++) {
+      const c = column[i] as Cell;
+      misses = !hit[i] && c !== ABSENT && c !== LIST && onHit.has(c);
+    }
     if (misses) continue;
     if (!best || onHit.size < best.values.length) {
-      const values = [...onHit.values()]
+      const sorted = [...onHit.values()]
         .map((v) => [canonicalJson(v), v] as const)
         .sort((a, b) => compare(a[0], b[0]))
         .map(([, v]) => v);
-      best = { path, values };
+      best = { path, values: sorted };
     }
   }
   if (!best) return undefined;
@@ -79,6 +119,7 @@ function induceConsequenceRules(
   for (const path of [...derivedPaths].sort()) {
     const kept = samples.filter((s) => !s.truncated && s.after[path] !== undefined);
     const records = kept.map((s) => s.after);
+    const columns = columnsOf(records);
     const keys = records.map((r) => canonicalJson(r[path] as StateValue));
     const values = new Map<string, StateValue>();
     records.forEach((r, i) => {
@@ -86,7 +127,7 @@ function induceConsequenceRules(
     });
     for (const [key, value] of [...values.entries()].sort((a, b) => compare(a[0], b[0]))) {
       const hit = keys.map((k) => k === key);
-      const when = decidingCondition(records, hit, skip);
+      const when = decidingCondition(columns, hit, skip);
       const support = hit.filter(Boolean).length;
       if (when) rules.push({ field: "state", path, value, when, support });
     }
@@ -104,11 +145,11 @@ export function induceOutcomeRules(
   derivedPaths: ReadonlyArray<string> = [],
 ): OutcomeRule[] {
   const rules: OutcomeRule[] = [];
-  const records = samples.map((s) => s.after);
+  const columns = columnsOf(samples.map((s) => s.after));
   const ended = samples.filter((s) => s.terminated).length;
   if (ended > 0) {
     const when = decidingCondition(
-      records,
+      columns,
       samples.map((s) => s.terminated),
     );
     if (when) rules.push({ field: "terminated", value: true, when, support: ended });
@@ -117,7 +158,7 @@ export function induceOutcomeRules(
   const others = [...new Set(samples.map((s) => s.reward))].filter((r) => r !== usual).sort((a, b) => a - b);
   for (const reward of others) {
     const hit = samples.map((s) => s.reward === reward);
-    const when = decidingCondition(records, hit);
+    const when = decidingCondition(columns, hit);
     if (when) rules.push({ field: "reward", value: reward, when, support: hit.filter(Boolean).length });
   }
   return [...rules, ...induceConsequenceRules(samples, derivedPaths)];
