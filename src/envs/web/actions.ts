@@ -9,6 +9,11 @@ export interface ActionContext {
   scrollAmountPx: number;
   /** Evaluates an expression in the page (with the environment's timeout and crash mapping). */
   evaluate<T>(expression: string): Promise<T>;
+  /**
+   * The pointer to (x, y) and a wheel turn there, as one batch (the task page's `moveAndWheel`); absent
+   * for another page (a noise tab), which gets Playwright's move, then its wheel.
+   */
+  moveAndWheel?: (x: number, y: number, deltaX: number, deltaY: number) => Promise<void>;
 }
 
 type Point = { x: number; y: number };
@@ -125,9 +130,16 @@ export async function performAction(ctx: ActionContext, action: Action): Promise
         if (isError(p)) return p;
         at = p;
       }
-      await page.mouse.move(at.x, at.y);
-      const before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
-      await page.mouse.wheel(dx * amount, dy * amount);
+      let before: string;
+      if (ctx.moveAndWheel) {
+        // The offsets under the point before the pointer moves there: the move scrolls nothing.
+        before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
+        await ctx.moveAndWheel(at.x, at.y, dx * amount, dy * amount);
+      } else {
+        await page.mouse.move(at.x, at.y);
+        before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
+        await page.mouse.wheel(dx * amount, dy * amount);
+      }
       // The wheel scrolls asynchronously (compositor): wait until it has landed.
       await ctx.evaluate(agentCall("settleScroll", at.x, at.y, before));
       return null;

@@ -38,6 +38,13 @@ export interface EpisodePage {
   evaluate<T>(expression: string): Promise<T>;
   /** A PNG of the page's viewport, caret hidden (see page-capture.ts). */
   screenshot(): Promise<Uint8Array>;
+  /**
+   * The pointer moves to (x, y) and the wheel turns there by (deltaX, deltaY): both input events are
+   * sent at once over the page's CDP session, in this order, and both answers awaited. Chromium
+   * delivers a lone pointer move only with the next frame, so a move awaited before the wheel cost a
+   * frame of its own; sent together, the two are delivered in one.
+   */
+  moveAndWheel(x: number, y: number, deltaX: number, deltaY: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -201,6 +208,18 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
     screenshot(): Promise<Uint8Array> {
       if (!cdp) return state.page.screenshot({ type: "png", caret: "hide" });
       return captureViewport(cdp, state.page);
+    },
+    async moveAndWheel(x, y, deltaX, deltaY) {
+      if (!cdp) {
+        await state.page.mouse.move(x, y);
+        await state.page.mouse.wheel(deltaX, deltaY);
+        return;
+      }
+      const pointer = { x, y, modifiers: 0 };
+      await Promise.all([
+        cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...pointer, button: "none", buttons: 0 }),
+        cdp.send("Input.dispatchMouseEvent", { type: "mouseWheel", ...pointer, deltaX, deltaY }),
+      ]);
     },
     async close() {
       if (closing) return;

@@ -110,6 +110,12 @@ export class WebPerturbable {
               page === ep.handle.page
                 ? this.io.eval(ep, expression)
                 : withTimeout(page.evaluate(expression), config.actionTimeoutMs, "a page evaluation"),
+            ...(page === ep.handle.page
+              ? {
+                  moveAndWheel: (x: number, y: number, deltaX: number, deltaY: number) =>
+                    ep.handle.moveAndWheel(x, y, deltaX, deltaY),
+                }
+              : {}),
           },
           action,
         ),
