@@ -7,11 +7,11 @@
 //
 // FrozenLake: 4x4, not slippery, the six moves from start to goal; the book is built from that
 // sequence's episodes and seeded random walks; `frozenLakeBuild...` is induction at scale (10,000
-// transitions of random walks on 8x8 slippery), CPU µs per trace step against recording them. Web: the built-in short task enter-text (real
-// Chromium): click the field, type, Backspace, type, Submit; two books are built from episodes of that
-// sequence: `webRules...` from 6 (the rules are supported: every step is the rule path, as
-// `webRulesRulePathShare` shows) and `webRetrieval...` from the first 3 (the rules stay tentative: every
-// step is the retrieval fallback). The WM steps that abstain (worldmodel_unknown) are counted and
+// transitions of random walks on 8x8 slippery), CPU µs per trace step against recording them.
+// Web: the built-in short task enter-text (real Chromium): click the field, type, Backspace, type,
+// Submit; two books are built from episodes of that sequence: `webRules...` from 6 (the rules are
+// supported: every step is the rule path, as `webRulesRulePathShare` shows) and `webRetrieval...` from
+// the first 3 (the rules stay tentative: every step is the retrieval fallback). The WM steps that abstain (worldmodel_unknown) are counted and
 // reported. For the web, besides the interleaved step medians, `...Block...` is what a training loop
 // sees: rounds of two real episodes (steps timed) then 200 WM episodes back to back (resets included,
 // timed in chunks by wall clock and by process CPU time), ratios real step / WM step. Chromium's own
@@ -333,7 +333,6 @@ const WEB_RULE_EPISODES = 6;
 const CHUNK = 20;
 const WEB_RETRIEVAL_EPISODES = 3;
 
-/** Real vs world-model step time for FrozenLake and the web (target: WM ≥ 100× faster than a web step). */
 /**
  * Worldbook induction at scale: seeded random walks (up to 60 moves) on 8x8 slippery FrozenLake until
  * 10,000 transitions are recorded, then the book built from them (best of 3 builds, process CPU time).
@@ -373,6 +372,10 @@ async function frozenLakeBuildThroughput(): Promise<Record<string, number>> {
   };
 }
 
+/**
+ * Real vs world-model step time for FrozenLake and the web (target: WM ≥ 100× faster than a web step),
+ * and worldbook induction at scale.
+ */
 export async function benchWorldModel(): Promise<Record<string, number>> {
   return { ...(await frozenLake()), ...(await frozenLakeBuildThroughput()), ...(await web()) };
 }
