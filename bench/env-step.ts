@@ -9,15 +9,10 @@ import { createRandom, weightedIndex } from "../src/core/random.ts";
 import { createChessEnvironment } from "../src/envs/chess/index.ts";
 import { createFrozenLakeEnvironment, FROZENLAKE_FAMILY, standardMap } from "../src/envs/frozenlake/index.ts";
 import { stepTables } from "../src/envs/frozenlake/tables.ts";
-import { median } from "./stats.ts";
+import { cpuSeconds, median } from "./stats.ts";
 
 /** Gymnasium FrozenLake-v1 8x8 slippery, `env.step` with random actions, measured on this machine (constant). */
 export const GYMNASIUM_FROZENLAKE_STEPS_PER_CPU_SECOND = 97_000;
-
-function cpuSeconds(since: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1e6;
-}
 
 /** A fixed action stream independent of the environment's (xorshift32). */
 function actionBits(seed: number): () => number {

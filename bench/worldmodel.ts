@@ -23,6 +23,7 @@ import { stateViewerFor } from "../src/envs/state-viewers.ts";
 import { createWebEnvironment } from "../src/envs/web/index.ts";
 import { createWorldModelEnvironment } from "../src/worldmodel/environment/index.ts";
 import { buildWorldbook, type TraceStep, type WorldbookOptionsInput } from "../src/worldmodel/index.ts";
+import { cpuSeconds } from "./stats.ts";
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -343,10 +344,6 @@ async function frozenLakeBuildThroughput(): Promise<Record<string, number>> {
   const task = real.suite.get("8x8");
   const random = createRandom("bench-worldmodel", "frozenlake-build");
   const steps: TraceStep[] = [];
-  const cpuMs = (since: NodeJS.CpuUsage) => {
-    const u = process.cpuUsage(since);
-    return (u.user + u.system) / 1000;
-  };
   const recordStart = process.cpuUsage();
   for (let e = 0; steps.length < 10_000; e++) {
     const walk = Array.from(
@@ -355,13 +352,13 @@ async function frozenLakeBuildThroughput(): Promise<Record<string, number>> {
     );
     steps.push(...(await record(real, task, e, `walk-${String(e).padStart(4, "0")}`, walk)));
   }
-  const recordMs = cpuMs(recordStart);
+  const recordMs = cpuSeconds(recordStart) * 1000;
   await real.close();
   const builds: number[] = [];
   for (let i = 0; i < 3; i++) {
     const start = process.cpuUsage();
     buildWorldbook(steps, FROZENLAKE_OPTIONS, { tasks: [task] });
-    builds.push(cpuMs(start));
+    builds.push(cpuSeconds(start) * 1000);
   }
   const buildMs = Math.min(...builds);
   return {

@@ -10,10 +10,22 @@ export interface ActionContext {
   /** Evaluates an expression in the page (with the environment's timeout and crash mapping). */
   evaluate<T>(expression: string): Promise<T>;
   /**
-   * The pointer to (x, y) and a wheel turn there, as one batch (the task page's `moveAndWheel`); absent
-   * for another page (a noise tab), which gets Playwright's move, then its wheel.
+   * The pointer to (x, y), then a wheel turn there: on the task page one batch (its `moveAndWheel`), on
+   * another page (a noise tab) `playwrightMoveAndWheel`.
    */
-  moveAndWheel?: (x: number, y: number, deltaX: number, deltaY: number) => Promise<void>;
+  moveAndWheel(x: number, y: number, deltaX: number, deltaY: number): Promise<void>;
+}
+
+/** The pointer to (x, y), then the wheel there, through Playwright (the move awaited on its own). */
+export async function playwrightMoveAndWheel(
+  page: Page,
+  x: number,
+  y: number,
+  deltaX: number,
+  deltaY: number,
+): Promise<void> {
+  await page.mouse.move(x, y);
+  await page.mouse.wheel(deltaX, deltaY);
 }
 
 type Point = { x: number; y: number };
@@ -130,16 +142,9 @@ export async function performAction(ctx: ActionContext, action: Action): Promise
         if (isError(p)) return p;
         at = p;
       }
-      let before: string;
-      if (ctx.moveAndWheel) {
-        // The offsets under the point before the pointer moves there: the move scrolls nothing.
-        before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
-        await ctx.moveAndWheel(at.x, at.y, dx * amount, dy * amount);
-      } else {
-        await page.mouse.move(at.x, at.y);
-        before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
-        await page.mouse.wheel(dx * amount, dy * amount);
-      }
+      // The offsets under the point before the pointer moves there: the move scrolls nothing.
+      const before = await ctx.evaluate<string>(agentCall("scrollSignature", at.x, at.y));
+      await ctx.moveAndWheel(at.x, at.y, dx * amount, dy * amount);
       // The wheel scrolls asynchronously (compositor): wait until it has landed.
       await ctx.evaluate(agentCall("settleScroll", at.x, at.y, before));
       return null;

@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Dialog, Disposable, Page } from "playwright-core";
 import { EnvironmentError } from "../../core/index.ts";
+import { playwrightMoveAndWheel } from "./actions.ts";
 import type { BrowserPool } from "./browser-pool.ts";
 import { cdpEvaluate } from "./cdp-evaluate.ts";
 import type { WebEnvironmentConfig } from "./config.ts";
@@ -210,11 +211,7 @@ export async function openEpisodePage(options: OpenEpisodeOptions): Promise<Epis
       return captureViewport(cdp, state.page);
     },
     async moveAndWheel(x, y, deltaX, deltaY) {
-      if (!cdp) {
-        await state.page.mouse.move(x, y);
-        await state.page.mouse.wheel(deltaX, deltaY);
-        return;
-      }
+      if (!cdp) return playwrightMoveAndWheel(state.page, x, y, deltaX, deltaY);
       const pointer = { x, y, modifiers: 0 };
       await Promise.all([
         cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...pointer, button: "none", buttons: 0 }),

@@ -8,7 +8,7 @@ import {
   UserError,
 } from "../../core/index.ts";
 import { firstElementId } from "./accessibility-text.ts";
-import { performAction } from "./actions.ts";
+import { performAction, playwrightMoveAndWheel } from "./actions.ts";
 import type { Episode } from "./episode.ts";
 import type { EpisodeIO } from "./episode-io.ts";
 import { EpisodePerturbations } from "./perturbations.ts";
@@ -110,12 +110,10 @@ export class WebPerturbable {
               page === ep.handle.page
                 ? this.io.eval(ep, expression)
                 : withTimeout(page.evaluate(expression), config.actionTimeoutMs, "a page evaluation"),
-            ...(page === ep.handle.page
-              ? {
-                  moveAndWheel: (x: number, y: number, deltaX: number, deltaY: number) =>
-                    ep.handle.moveAndWheel(x, y, deltaX, deltaY),
-                }
-              : {}),
+            moveAndWheel: (x, y, deltaX, deltaY) =>
+              page === ep.handle.page
+                ? ep.handle.moveAndWheel(x, y, deltaX, deltaY)
+                : playwrightMoveAndWheel(page, x, y, deltaX, deltaY),
           },
           action,
         ),

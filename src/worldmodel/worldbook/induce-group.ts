@@ -1,4 +1,4 @@
-import { canonicalJson, type StateRecord } from "../../core/index.ts";
+import { canonicalJson, type StateRecord, type StateValue } from "../../core/index.ts";
 import type { Ranges } from "./bounds.ts";
 import { resolveEffects } from "./conditions.ts";
 import { applyEffects } from "./evidence.ts";
@@ -40,28 +40,34 @@ function compareKeys(a: string, b: string): number {
  * canonical JSON) with their values. Two states derived from one base have equal keys exactly when
  * their canonical JSON is equal, without writing out every path of either.
  */
-function keyFrom(base: StateRecord, state: StateRecord, touched?: ReadonlyArray<string>): string {
+function keyFrom(base: StateRecord, state: StateRecord): string {
   const changed: string[] = [];
-  if (touched) {
-    // Only these paths can differ (`state` is `base` with effects on them applied): the rest are skipped.
-    for (const path of new Set(touched)) {
-      const v = state[path];
-      const b = base[path];
-      if (v === undefined) {
-        if (b !== undefined) changed.push(path);
-      } else if (v !== b && (b === undefined || canonicalJson(v) !== canonicalJson(b))) changed.push(path);
-    }
-  } else {
-    for (const path of Object.keys(state)) {
-      const v = state[path];
-      if (v === undefined) continue;
-      const b = base[path];
-      if (v === b || (b !== undefined && canonicalJson(v) === canonicalJson(b))) continue;
-      changed.push(path);
-    }
-    for (const path of Object.keys(base))
-      if (base[path] !== undefined && state[path] === undefined) changed.push(path);
+  for (const path of Object.keys(state)) {
+    const v = state[path];
+    if (v !== undefined && differs(v, base[path])) changed.push(path);
   }
+  for (const path of Object.keys(base))
+    if (base[path] !== undefined && state[path] === undefined) changed.push(path);
+  return changedKey(state, changed);
+}
+
+/** `keyFrom` when only `paths` can differ (`state` is `base` with effects on them applied). */
+function keyOnPaths(base: StateRecord, state: StateRecord, paths: ReadonlyArray<string>): string {
+  const changed: string[] = [];
+  for (const path of new Set(paths)) {
+    const v = state[path];
+    if (v === undefined ? base[path] !== undefined : differs(v, base[path])) changed.push(path);
+  }
+  return changedKey(state, changed);
+}
+
+/** Whether a defined value differs from the base's (in canonical JSON; absent in the base: yes). */
+function differs(v: StateValue, b: StateValue | undefined): boolean {
+  return v !== b && (b === undefined || canonicalJson(v) !== canonicalJson(b));
+}
+
+/** The key of the `changed` paths with their values in `state` (a removed path alone). */
+function changedKey(state: StateRecord, changed: string[]): string {
   if (changed.length === 0) return "[]";
   changed.sort();
   return JSON.stringify(
@@ -79,7 +85,7 @@ function keyFrom(base: StateRecord, state: StateRecord, touched?: ReadonlyArray<
 function predicted(m: Member, effects: ReadonlyArray<Effect>, i: number): string {
   const resolved = resolveEffects(effects, m.t.before, m.t.action);
   if (resolved === undefined) return `!unresolved${i}`;
-  return keyFrom(
+  return keyOnPaths(
     m.t.before,
     applyEffects(m.t.before, resolved),
     resolved.map((e) => e.path),

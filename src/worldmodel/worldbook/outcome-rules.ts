@@ -26,36 +26,36 @@ const ABSENT = Symbol("absent");
 const LIST = Symbol("list");
 type Cell = StateScalar | typeof ABSENT | typeof LIST;
 
-/**
- * The records by path, read once: every path any record has (sorted), and per path each record's
- * value (its `scalarKey`, or ABSENT / LIST) with the value itself for the scalars. One pass over the
- * records serves every condition tested on them.
- */
-interface Columns {
-  paths: string[];
-  cells: Map<string, Cell[]>;
-  values: Map<string, Array<StateValue | undefined>>;
+/** One path over all records: each record's cell, and its value where it holds a scalar. */
+interface Column {
+  path: string;
+  cells: Cell[];
+  values: Array<StateValue | undefined>;
 }
 
-function columnsOf(records: ReadonlyArray<StateRecord>): Columns {
-  const cells = new Map<string, Cell[]>();
-  const values = new Map<string, Array<StateValue | undefined>>();
+/**
+ * The records by path, read once (every path any record has, sorted by name): one pass over the
+ * records serves every condition tested on them.
+ */
+function columnsOf(records: ReadonlyArray<StateRecord>): Column[] {
+  const byPath = new Map<string, Column>();
   for (let i = 0; i < records.length; i++) {
     for (const [path, v] of Object.entries(records[i] as StateRecord)) {
-      let column = cells.get(path);
-      let held = values.get(path);
-      if (column === undefined || held === undefined) {
-        column = new Array<Cell>(records.length).fill(ABSENT);
-        held = new Array<StateValue | undefined>(records.length);
-        cells.set(path, column);
-        values.set(path, held);
+      let column = byPath.get(path);
+      if (column === undefined) {
+        column = {
+          path,
+          cells: new Array<Cell>(records.length).fill(ABSENT),
+          values: new Array(records.length),
+        };
+        byPath.set(path, column);
       }
       if (v === undefined) continue;
-      column[i] = Array.isArray(v) ? LIST : scalarKey(v);
-      held[i] = v;
+      column.cells[i] = Array.isArray(v) ? LIST : scalarKey(v);
+      column.values[i] = v;
     }
   }
-  return { paths: [...cells.keys()].sort(), cells, values };
+  return [...byPath.values()].sort((a, b) => compare(a.path, b.path));
 }
 
 /**
@@ -63,21 +63,19 @@ function columnsOf(records: ReadonlyArray<StateRecord>): Columns {
  * record: defined on all hits, and the values on hits never seen on a miss. `skip` paths are not tested.
  */
 function decidingCondition(
-  columns: Columns,
+  columns: ReadonlyArray<Column>,
   hit: ReadonlyArray<boolean>,
   skip: ReadonlySet<string> = new Set(),
 ): OutcomeRule["when"] | undefined {
   let best: { path: string; values: StateValue[] } | undefined;
-  for (const path of columns.paths) {
+  for (const { path, cells, values: held } of columns) {
     if (skip.has(path)) continue;
-    const column = columns.cells.get(path) as Cell[];
-    const held = columns.values.get(path) as Array<StateValue | undefined>;
     // Keyed by `scalarKey`: equal keys exactly where the canonical JSON is equal.
     const onHit = new Map<StateScalar, StateValue>();
     let ok = true;
-    for (let i = 0; i < column.length; i++) {
+    for (let i = 0; i < cells.length; i++) {
       if (!hit[i]) continue;
-      const c = column[i] as Cell;
+      const c = cells[i] as Cell;
       if (c === ABSENT || c === LIST) {
         ok = false;
         break;
@@ -87,17 +85,17 @@ function decidingCondition(
     if (!ok || onHit.size === 0) continue;
     // A list on a miss never matches: the hits hold scalars only.
     let misses = false;
-    for (let i = 0; i < column.length && !misses; i++) {
-      const c = column[i] as Cell;
+    for (let i = 0; i < cells.length && !misses; i++) {
+      const c = cells[i] as Cell;
       misses = !hit[i] && c !== ABSENT && c !== LIST && onHit.has(c);
     }
     if (misses) continue;
     if (!best || onHit.size < best.values.length) {
-      const sorted = [...onHit.values()]
+      const values = [...onHit.values()]
         .map((v) => [canonicalJson(v), v] as const)
         .sort((a, b) => compare(a[0], b[0]))
         .map(([, v]) => v);
-      best = { path, values: sorted };
+      best = { path, values };
     }
   }
   if (!best) return undefined;
