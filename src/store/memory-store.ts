@@ -11,7 +11,8 @@ import type {
   TreeRow,
 } from "./rows.ts";
 import * as rows from "./rows.ts";
-import { fastStepPieces } from "./step-text.ts";
+import { StepLog } from "./step-log.ts";
+import { addFastStep } from "./step-text.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
 
@@ -40,7 +41,7 @@ export function createMemoryStore(): RunStore {
   const tasks = new Map<string, Map<string, TaskRow>>();
   const trajectories = new Map<string, TrajectoryRow>();
   /** Steps' stored data per trajectory (shared cached texts, joined on read). */
-  const steps = new Map<string, encodeStep.StepLog>();
+  const steps = new Map<string, StepLog>();
   const artefacts = new Map<string, { row: ArtefactRow; bytes: Uint8Array }>();
   const trees = new Map<string, TreeRow>();
   /** Nodes per tree, keyed by node id, in order of first insertion. */
@@ -151,23 +152,21 @@ export function createMemoryStore(): RunStore {
       requireRun(`startTrajectory(${row.id})`, row.run_id);
       if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
       trajectories.set(row.id, row);
-      steps.set(row.id, new encodeStep.StepLog());
+      steps.set(row.id, new StepLog());
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
-      // Fast path: a valid step (pieces) appended in order to a running trajectory, checked in place;
-      // anything else goes through the shared encoding and protocol for their exact errors.
-      const pieces = fastStepPieces(step);
+      // Fast path: a valid step appended in order to a running trajectory, checked in place and handed
+      // to its log piece by piece; anything else goes through the shared encoding and protocol for
+      // their exact errors.
       const kept = steps.get(trajectoryId);
       if (
-        pieces !== undefined &&
         kept !== undefined &&
-        pieces.index === kept.length &&
-        trajectories.get(trajectoryId)?.status === "running"
-      ) {
-        kept.push(pieces);
+        step?.index === kept.length &&
+        trajectories.get(trajectoryId)?.status === "running" &&
+        addFastStep(step, kept)
+      )
         return;
-      }
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
         encodeStep.appendOperation(trajectoryId, step),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type Action, type Observation, type StepRecord, StepRecordSchema } from "../../src/core/index.ts";
-import { StepLog, stepDataText } from "../../src/store/encode-step.ts";
+import { stepDataText } from "../../src/store/encode-step.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
+import { StepLog } from "../../src/store/step-log.ts";
 import { fastStepPieces } from "../../src/store/step-text.ts";
 
 const OBSERVATION: Observation = Object.freeze({
