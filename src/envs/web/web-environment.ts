@@ -183,12 +183,13 @@ export class WebEnvironment implements Environment, Perturbable {
   }
 
   /**
-   * Makes the next restore of `taskId`/`seed` snapshots an in-page one: resets to that task and seed
-   * unless the live page shows them already. What restore reaches does not depend on it (search
-   * calls it on idle environments, see search/prewarm.ts).
+   * Makes the next restore of `taskId`/`seed` snapshots an in-page one: starts an episode of that task
+   * and seed unless the live page shows them already. What restore reaches does not depend on it (search
+   * calls it on idle environments, see search/prewarm.ts). No observation is read: the restore that
+   * follows reads its own (a reset's would cost a page-agent round trip and its accessibility text).
    */
   async prewarm(target: { taskId: string; seed: number }): Promise<void> {
-    if (!this.life.shows(target)) await this.reset(target);
+    if (!this.life.shows(target)) await this.life.open(target);
   }
 
   /** Episodes started in a new browser context (`opened`) and in the previous episode's (`reused`). */
