@@ -25,7 +25,8 @@ function actionBits(seed: number): () => number {
   };
 }
 
-async function frozenLakeSteps(steps: number): Promise<number> {
+/** FrozenLake 8x8 slippery `env.step` (random legal moves, resets included): steps per CPU-second. */
+export async function frozenLakeSteps(steps: number): Promise<number> {
   const env = createFrozenLakeEnvironment({});
   const next = actionBits(7);
   let seed = 0;

@@ -22,6 +22,7 @@ import { createRandomPolicy } from "../src/policies/random-policy.ts";
 import { runEpisodes } from "../src/rollout/index.ts";
 import { createMemoryStore, openSqliteStore, type RunStore } from "../src/store/index.ts";
 import { createBenchRun } from "./bench-run.ts";
+import { frozenLakeSteps } from "./env-step.ts";
 
 const MOVES: ReadonlyArray<Action> = Object.freeze(
   (["left", "down", "right", "up"] as const).map((direction) => Object.freeze({ type: "move", direction })),
@@ -162,6 +163,17 @@ export async function benchEnvironment(
   };
 }
 
+/**
+ * The issue's bound for the memory store: its write cost per step against FrozenLake's own `env.step`
+ * (8x8 slippery, as in the env-step section), measured here: CPU µs per step, median of 5.
+ */
+async function frozenLakeEnvStepUs(): Promise<number> {
+  await frozenLakeSteps(100_000);
+  const us: number[] = [];
+  for (let i = 0; i < 5; i++) us.push(1e6 / (await frozenLakeSteps(500_000)));
+  return median(us);
+}
+
 export async function benchRollout(): Promise<Record<string, number>> {
   const frozenlake = await benchEnvironment(
     "frozenlake",
@@ -170,6 +182,10 @@ export async function benchRollout(): Promise<Record<string, number>> {
     1000,
     5,
   );
+  const envStepUs = await frozenLakeEnvStepUs();
+  frozenlake.frozenlakeEnvStepCpuUs = envStepUs;
+  /** The memory store's write cost per step over the environment's own step (the issue: ≤ 1). */
+  frozenlake.frozenlakeMemoryWriteOverEnvStep = (frozenlake.frozenlakeMemoryWriteUsPerStep ?? 0) / envStepUs;
   const reference = await benchEnvironment(
     "referenceEnv",
     () => createReferenceEnvironment(),
