@@ -12,7 +12,7 @@ import type {
 } from "./rows.ts";
 import * as rows from "./rows.ts";
 import { StepLog } from "./step-log.ts";
-import { addFastStep } from "./step-text.ts";
+import { fastStepPieces } from "./step-text.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
 
@@ -156,17 +156,19 @@ export function createMemoryStore(): RunStore {
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
-      // Fast path: a valid step appended in order to a running trajectory, checked in place and handed
-      // to its log piece by piece; anything else goes through the shared encoding and protocol for
-      // their exact errors.
+      // Fast path: a valid step (pieces) appended in order to a running trajectory, checked in place;
+      // anything else goes through the shared encoding and protocol for their exact errors.
+      const pieces = fastStepPieces(step);
       const kept = steps.get(trajectoryId);
       if (
+        pieces !== undefined &&
         kept !== undefined &&
-        step?.index === kept.length &&
-        trajectories.get(trajectoryId)?.status === "running" &&
-        addFastStep(step, kept)
-      )
+        pieces.index === kept.length &&
+        trajectories.get(trajectoryId)?.status === "running"
+      ) {
+        kept.push(pieces);
         return;
+      }
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
         encodeStep.appendOperation(trajectoryId, step),

@@ -1,5 +1,5 @@
 import type { StepData } from "./encode-step.ts";
-import { type StepSink, stepText } from "./step-text.ts";
+import { stepText } from "./step-text.ts";
 
 const TERMINATED = 1;
 const TRUNCATED = 2;
@@ -17,7 +17,7 @@ const NUMBERS = 3;
  * keeps a few pointers per step instead of an object and a boxed number for the garbage collector to
  * move; schema-path steps keep their text. `text(i)` is what `stepDataText` gives for the data pushed.
  */
-export class StepLog implements StepSink {
+export class StepLog {
   #length = 0;
   readonly #texts: string[] = [];
   readonly #numbers: number[] = [];
@@ -30,52 +30,18 @@ export class StepLog implements StepSink {
 
   /** Appends the data of step `length` (the caller checks the index). */
   push(data: StepData): void {
-    if (typeof data !== "string") {
-      const p = data;
-      this.add(
-        p.index,
-        p.observation,
-        p.action,
-        p.actionType,
-        p.raw,
-        p.parseError,
-        p.info,
-        p.reward,
-        p.timeMs,
-        p.terminated,
-        p.truncated,
-      );
-      return;
-    }
     const i = this.#length;
-    this.#schemaTexts ??= new Map();
-    this.#schemaTexts.set(i, data);
-    this.#numbers.push(0, 0, SCHEMA_TEXT);
-    this.#texts.push("", "", "", "", "");
+    if (typeof data === "string") {
+      this.#schemaTexts ??= new Map();
+      this.#schemaTexts.set(i, data);
+      this.#numbers.push(0, 0, SCHEMA_TEXT);
+      this.#texts.push("", "", "", "", "");
+    } else {
+      const flags = (data.terminated ? TERMINATED : 0) | (data.truncated ? TRUNCATED : 0);
+      this.#numbers.push(data.reward, data.timeMs, flags);
+      this.#texts.push(data.observation, data.action, data.raw, data.parseError, data.info);
+    }
     this.#length = i + 1;
-  }
-
-  /**
-   * Appends the pieces of fast-path step `length` (`addFastStep` hands them; the caller checks the
-   * index): the store's per-step path, with no object made for the step.
-   */
-  add(
-    _index: number,
-    observation: string,
-    action: string,
-    _actionType: string | null,
-    raw: string,
-    parseError: string,
-    info: string,
-    reward: number,
-    timeMs: number,
-    terminated: boolean,
-    truncated: boolean,
-  ): void {
-    const flags = (terminated ? TERMINATED : 0) | (truncated ? TRUNCATED : 0);
-    this.#numbers.push(reward, timeMs, flags);
-    this.#texts.push(observation, action, raw, parseError, info);
-    this.#length += 1;
   }
 
   /** The stored JSON text of step `i` (0 ≤ i < length). */

@@ -121,105 +121,37 @@ export interface StepPieces {
 }
 
 /**
- * Receives the pieces of a valid fast-path step (see `StepPieces`) as arguments, so that a store that
- * keeps them column by column makes no object per step.
+ * The pieces of a valid step without screenshot bytes; undefined when the step must take the schema
+ * path (invalid, screenshot bytes, or an unusual value).
  */
-export interface StepSink {
-  add(
-    index: number,
-    observation: string,
-    action: string,
-    actionType: string | null,
-    raw: string,
-    parseError: string,
-    info: string,
-    reward: number,
-    timeMs: number,
-    terminated: boolean,
-    truncated: boolean,
-  ): void;
-}
-
-/**
- * Hands the pieces of a valid step without screenshot bytes to `sink` and returns true; returns false
- * (and hands nothing) when the step must take the schema path (invalid, screenshot bytes, or an unusual
- * value).
- */
-export function addFastStep(step: StepRecord, sink: StepSink): boolean {
-  if (step === null || typeof step !== "object" || Array.isArray(step)) return false;
+export function fastStepPieces(step: StepRecord): StepPieces | undefined {
+  if (step === null || typeof step !== "object" || Array.isArray(step)) return undefined;
   const { index, reward, terminated, truncated, timeMs, raw } = step;
-  if (!Number.isSafeInteger(index) || index < 0 || typeof raw !== "string") return false;
-  if (!Number.isFinite(reward) || !Number.isFinite(timeMs)) return false;
-  if (typeof terminated !== "boolean" || typeof truncated !== "boolean") return false;
+  if (!Number.isSafeInteger(index) || index < 0 || typeof raw !== "string") return undefined;
+  if (!Number.isFinite(reward) || !Number.isFinite(timeMs)) return undefined;
+  if (typeof terminated !== "boolean" || typeof truncated !== "boolean") return undefined;
   const observation = observationText(step.observation);
-  if (observation === undefined) return false;
+  if (observation === undefined) return undefined;
   const action = actionText(step.action);
-  if (action === undefined) return false;
+  if (action === undefined) return undefined;
   const parseError = parseErrorText(step.parseError);
-  if (parseError === undefined) return false;
+  if (parseError === undefined) return undefined;
   const info = recordText(step.info);
-  if (info === undefined) return false;
+  if (info === undefined) return undefined;
   const actionType = step.action === null ? null : step.action.type;
-  sink.add(
+  return {
     index,
     observation,
     action,
     actionType,
     raw,
     parseError,
-    info,
     reward,
-    timeMs,
     terminated,
     truncated,
-  );
-  return true;
-}
-
-/** Collects one step's pieces as an object (`fastStepPieces`). */
-class PiecesSink implements StepSink {
-  pieces: StepPieces | undefined;
-
-  add(
-    index: number,
-    observation: string,
-    action: string,
-    actionType: string | null,
-    raw: string,
-    parseError: string,
-    info: string,
-    reward: number,
-    timeMs: number,
-    terminated: boolean,
-    truncated: boolean,
-  ): void {
-    this.pieces = {
-      index,
-      observation,
-      action,
-      actionType,
-      raw,
-      parseError,
-      reward,
-      terminated,
-      truncated,
-      info,
-      timeMs,
-    };
-  }
-}
-
-const piecesSink = new PiecesSink();
-
-/**
- * The pieces of a valid step without screenshot bytes; undefined when the step must take the schema
- * path (invalid, screenshot bytes, or an unusual value).
- */
-export function fastStepPieces(step: StepRecord): StepPieces | undefined {
-  if (!addFastStep(step, piecesSink)) return undefined;
-  const pieces = piecesSink.pieces;
-  piecesSink.pieces = undefined;
-  return pieces;
+    info,
+    timeMs,
+  };
 }
 
 /** The stored JSON text of a step: what `JSON.stringify(StepRecordSchema.parse(step))` gives. */
