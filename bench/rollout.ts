@@ -164,7 +164,7 @@ export async function benchEnvironment(
 }
 
 /**
- * The issue's bound for the memory store: its write cost per step against FrozenLake's own `env.step`
+ * What the memory store's write cost is held against: FrozenLake's own `env.step`
  * (8x8 slippery, as in the env-step section), measured here: CPU µs per step, median of 5.
  */
 async function frozenLakeEnvStepUs(): Promise<number> {
@@ -184,7 +184,7 @@ export async function benchRollout(): Promise<Record<string, number>> {
   );
   const envStepUs = await frozenLakeEnvStepUs();
   frozenlake.frozenlakeEnvStepCpuUs = envStepUs;
-  /** The memory store's write cost per step over the environment's own step (the issue: ≤ 1). */
+  /** The memory store's write cost per step over the environment's own step (the target: at most 1). */
   frozenlake.frozenlakeMemoryWriteOverEnvStep = (frozenlake.frozenlakeMemoryWriteUsPerStep ?? 0) / envStepUs;
   const reference = await benchEnvironment(
     "referenceEnv",
