@@ -54,3 +54,19 @@ describe("codeVersion", () => {
     expect(codeVersion(pkg)).toBe("rehearsal@9.8.7");
   });
 });
+
+describe("codeVersion, read once per process", () => {
+  it("keeps the commit the process first read: a commit made later is not the code it runs", () => {
+    const { pkg } = userProject();
+    git(pkg, "init", "-q");
+    git(pkg, "add", "package.json");
+    git(pkg, "commit", "-q", "-m", "package commit");
+    const first = git(pkg, "rev-parse", "--short", "HEAD");
+    expect(codeVersion(pkg)).toBe(`rehearsal@9.8.7+${first}`);
+    writeFileSync(join(pkg, "later.txt"), "later\n");
+    git(pkg, "add", "later.txt");
+    git(pkg, "commit", "-q", "-m", "later commit");
+    expect(git(pkg, "rev-parse", "--short", "HEAD")).not.toBe(first);
+    expect(codeVersion(pkg)).toBe(`rehearsal@9.8.7+${first}`);
+  });
+});
