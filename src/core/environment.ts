@@ -65,6 +65,13 @@ export interface Environment {
   readonly suite: TaskSuite;
   reset(options: ResetOptions): Promise<Observation>;
   step(action: Action): Promise<StepResult>;
+  /**
+   * `step` without a promise, for an environment whose step never waits (FrozenLake): the same result
+   * and the same errors (thrown instead of rejected). The rollout loop calls it when present, saving
+   * two promise turns a step. A wrapper that changes `step` must give its own `stepSync` or none (a
+   * spread or a proxy that keeps the inner one would skip the wrapper).
+   */
+  stepSync?(action: Action): StepResult;
   /** Scores the current episode state with the task's verifier. */
   evaluate(): Promise<VerifierResult>;
   /** A digest of the current state: equal digests mean equal states (used to check replays). */

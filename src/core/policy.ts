@@ -67,5 +67,11 @@ export interface Proposal {
 export interface Policy {
   readonly name: string;
   propose(context: PolicyContext, options: ProposeOptions): Promise<Proposal>;
+  /**
+   * `propose` without a promise, for a policy that never waits (the random policy): the same proposal
+   * for the same context and random stream. The rollout loop calls it when present; a wrapper that
+   * changes `propose` must give its own `proposeSync` or none.
+   */
+  proposeSync?(context: PolicyContext, options: ProposeOptions): Proposal;
   close?(): Promise<void>;
 }

@@ -1,4 +1,13 @@
-import type { Action, Candidate, Observation, Policy, Random } from "../core/index.ts";
+import type {
+  Action,
+  Candidate,
+  Observation,
+  Policy,
+  PolicyContext,
+  Proposal,
+  ProposeOptions,
+  Random,
+} from "../core/index.ts";
 import { parseAxtree } from "../envs/web/accessibility-text.ts";
 
 const WORDS = ["hello", "test", "42", "yes", "blue", "2024"];
@@ -36,19 +45,23 @@ function rawOf(action: Action): string {
  * random action over the page's elements. Temperature is ignored: it is always uniform.
  */
 export function createRandomPolicy(): Policy {
+  const proposeSync = (context: PolicyContext, options: ProposeOptions): Proposal => {
+    const candidates: Candidate[] = [];
+    const legal = context.observation.legalActions;
+    for (let i = 0; i < options.n; i++) {
+      const action =
+        legal && legal.length > 0
+          ? options.random.pick(legal)
+          : randomGuiAction(context.observation, options.random);
+      candidates.push({ action, raw: rawOf(action) });
+    }
+    return { candidates };
+  };
   return {
     name: "random",
+    proposeSync,
     async propose(context, options) {
-      const candidates: Candidate[] = [];
-      const legal = context.observation.legalActions;
-      for (let i = 0; i < options.n; i++) {
-        const action =
-          legal && legal.length > 0
-            ? options.random.pick(legal)
-            : randomGuiAction(context.observation, options.random);
-        candidates.push({ action, raw: rawOf(action) });
-      }
-      return { candidates };
+      return proposeSync(context, options);
     },
   };
 }

@@ -137,7 +137,10 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
       deps.signal?.throwIfAborted();
       const context: PolicyContext = { task, observation, history, stepIndex: steps };
       if (oracle) context.oracle = oracle;
-      const proposal = await policy.propose(context, options);
+      // The synchronous variant where the policy (and below, the environment) has one: no promise turn.
+      const proposal = policy.proposeSync
+        ? policy.proposeSync(context, options)
+        : await policy.propose(context, options);
       if (proposal.usage) {
         usage.promptTokens += proposal.usage.promptTokens;
         usage.completionTokens += proposal.usage.completionTokens;
@@ -160,7 +163,7 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
           message: "the output did not parse",
         };
       } else {
-        const result = await env.step(candidate.action);
+        const result = env.stepSync ? env.stepSync(candidate.action) : await env.step(candidate.action);
         const { reward, terminated, truncated } = result;
         record = stepRecord(steps, shown, candidate, reward, terminated, truncated, result.info, timeMs);
         ended = terminated || truncated;

@@ -102,6 +102,49 @@ export function describeEnvironmentConformance(options: EnvironmentConformanceOp
     );
 
     it(
+      "stepSync, where present, steps exactly as step (results, invalid actions, and errors)",
+      async () => {
+        const stepSync = env.stepSync?.bind(env);
+        if (stepSync === undefined) return;
+        const [taskId] = options.taskIds;
+        for (const seed of options.seeds) {
+          const byStep = await play(taskId, seed, steps);
+          let last = await env.reset({ taskId, seed });
+          const obs = [norm(last)];
+          for (let i = 0; i < byStep.actions.length; i++) {
+            const r = stepSync(options.chooseAction(last, i));
+            obs.push(norm(r.observation));
+            last = r.observation;
+          }
+          expect(obs).toEqual(byStep.obs);
+        }
+        for (const action of options.invalidActions) {
+          await env.reset({ taskId, seed: options.seeds[0] });
+          const viaStep = await env.step(action);
+          await env.reset({ taskId, seed: options.seeds[0] });
+          const viaSync = stepSync(action);
+          expect(canonicalJson({ ...viaSync, observation: norm(viaSync.observation) })).toBe(
+            canonicalJson({ ...viaStep, observation: norm(viaStep.observation) }),
+          );
+        }
+        // After close, both refuse alike (a fresh environment: this suite's one stays open).
+        const action = options.chooseAction(await env.reset({ taskId, seed: options.seeds[0] }), 0);
+        const other = await options.create();
+        await other.close();
+        const asyncError = await other.step(action).catch((e: unknown) => e);
+        let syncError: unknown;
+        try {
+          other.stepSync?.(action);
+        } catch (e) {
+          syncError = e;
+        }
+        expect(isRehearsalError(syncError)).toBe(true);
+        expect((syncError as { code: string }).code).toBe((asyncError as { code: string }).code);
+      },
+      timeout,
+    );
+
+    it(
       "an unknown task id is a typed user error",
       async () => {
         const err = await env.reset({ taskId: "no-such-task-xyz", seed: 0 }).catch((e: unknown) => e);

@@ -36,4 +36,10 @@ describe("yieldingEnvironment", () => {
     expect((await env.evaluate()).success).toBe(false);
     await env.close();
   });
+
+  it("hides the environment's stepSync, which would skip the yields", () => {
+    const inner = createFrozenLakeEnvironment({});
+    expect(typeof inner.stepSync).toBe("function");
+    expect(yieldingEnvironment(inner).stepSync).toBeUndefined();
+  });
 });

@@ -96,6 +96,11 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
   }
 
   async step(action: Action): Promise<StepResult> {
+    return this.stepSync(action);
+  }
+
+  /** `step` without a promise (a FrozenLake step never waits): what the rollout loop calls. */
+  stepSync(action: Action): StepResult {
     const ep = this.slot.require("step");
     if (ep.terminated || ep.truncated)
       return endedStep(this.observe(ep, episodeEndedError("FrozenLake")), ep);
