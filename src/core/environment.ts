@@ -64,14 +64,11 @@ export interface Environment {
   readonly capabilities: Capabilities;
   readonly suite: TaskSuite;
   reset(options: ResetOptions): Promise<Observation>;
-  step(action: Action): Promise<StepResult>;
   /**
-   * `step` without a promise, for an environment whose step never waits (FrozenLake): the same result
-   * and the same errors (thrown instead of rejected). The rollout loop calls it when present, saving
-   * two promise turns a step. A wrapper that changes `step` must give its own `stepSync` or none (a
-   * spread or a proxy that keeps the inner one would skip the wrapper).
+   * An environment whose step never waits (FrozenLake) makes it with `withSyncTwin`: `step.sync` is
+   * the same step without a promise, which the rollout loop calls (two promise turns a step saved).
    */
-  stepSync?(action: Action): StepResult;
+  step(action: Action): Promise<StepResult>;
   /** Scores the current episode state with the task's verifier. */
   evaluate(): Promise<VerifierResult>;
   /** A digest of the current state: equal digests mean equal states (used to check replays). */

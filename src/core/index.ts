@@ -14,6 +14,7 @@ export * from "./read-json-file.ts";
 export * from "./runtime.ts";
 export * from "./snapshot.ts";
 export * from "./state-view.ts";
+export * from "./sync-twin.ts";
 export * from "./task.ts";
 export * from "./trajectory.ts";
 export * from "./verifier.ts";

@@ -66,12 +66,7 @@ export interface Proposal {
 /** A policy returns n candidate actions with their raw text. Frozen during search and evaluation. */
 export interface Policy {
   readonly name: string;
+  /** A policy that never waits (the random policy) makes it with `withSyncTwin` (see `Environment.step`). */
   propose(context: PolicyContext, options: ProposeOptions): Promise<Proposal>;
-  /**
-   * `propose` without a promise, for a policy that never waits (the random policy): the same proposal
-   * for the same context and random stream. The rollout loop calls it when present; a wrapper that
-   * changes `propose` must give its own `proposeSync` or none.
-   */
-  proposeSync?(context: PolicyContext, options: ProposeOptions): Proposal;
   close?(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import type {
   ProposeOptions,
   Random,
 } from "../core/index.ts";
+import { withSyncTwin } from "../core/index.ts";
 import { parseAxtree } from "../envs/web/accessibility-text.ts";
 
 const WORDS = ["hello", "test", "42", "yes", "blue", "2024"];
@@ -57,11 +58,5 @@ export function createRandomPolicy(): Policy {
     }
     return { candidates };
   };
-  return {
-    name: "random",
-    proposeSync,
-    async propose(context, options) {
-      return proposeSync(context, options);
-    },
-  };
+  return { name: "random", propose: withSyncTwin(proposeSync) };
 }

@@ -9,6 +9,7 @@ import {
   type PolicyContext,
   type Runtime,
   type StepRecord,
+  syncTwinOf,
   type Task,
   type Usage,
   type VerifierResult,
@@ -137,10 +138,9 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
       deps.signal?.throwIfAborted();
       const context: PolicyContext = { task, observation, history, stepIndex: steps };
       if (oracle) context.oracle = oracle;
-      // The synchronous variant where the policy (and below, the environment) has one: no promise turn.
-      const proposal = policy.proposeSync
-        ? policy.proposeSync(context, options)
-        : await policy.propose(context, options);
+      // The synchronous twin where the policy's propose (and below, the environment's step) has one.
+      const proposeNow = syncTwinOf(policy.propose);
+      const proposal = proposeNow ? proposeNow(context, options) : await policy.propose(context, options);
       if (proposal.usage) {
         usage.promptTokens += proposal.usage.promptTokens;
         usage.completionTokens += proposal.usage.completionTokens;
@@ -163,7 +163,8 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
           message: "the output did not parse",
         };
       } else {
-        const result = env.stepSync ? env.stepSync(candidate.action) : await env.step(candidate.action);
+        const stepNow = syncTwinOf(env.step);
+        const result = stepNow ? stepNow(candidate.action) : await env.step(candidate.action);
         const { reward, terminated, truncated } = result;
         record = stepRecord(steps, shown, candidate, reward, terminated, truncated, result.info, timeMs);
         ended = terminated || truncated;

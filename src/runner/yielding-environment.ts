@@ -36,8 +36,6 @@ export function yieldingEnvironment(env: Environment): Environment {
   };
   return new Proxy(env, {
     get(target, key) {
-      // The synchronous step would skip the yields: callers take `step`.
-      if (key === "stepSync") return undefined;
       const value = Reflect.get(target, key, target);
       if (typeof value !== "function") return value;
       const cached = wrapped.get(key);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Action, Environment, Observation } from "../core/index.ts";
-import { canonicalJson, isRehearsalError } from "../core/index.ts";
+import { canonicalJson, isRehearsalError, syncTwinOf } from "../core/index.ts";
 
 /**
  * The environment conformance suite. Every Environment implementation runs it:
@@ -102,9 +102,9 @@ export function describeEnvironmentConformance(options: EnvironmentConformanceOp
     );
 
     it(
-      "stepSync, where present, steps exactly as step (results, invalid actions, and errors)",
+      "step.sync, where present, steps exactly as step (results, invalid actions, and errors)",
       async () => {
-        const stepSync = env.stepSync?.bind(env);
+        const stepSync = syncTwinOf(env.step);
         if (stepSync === undefined) return;
         const [taskId] = options.taskIds;
         for (const seed of options.seeds) {
@@ -134,7 +134,7 @@ export function describeEnvironmentConformance(options: EnvironmentConformanceOp
         const asyncError = await other.step(action).catch((e: unknown) => e);
         let syncError: unknown;
         try {
-          other.stepSync?.(action);
+          syncTwinOf(other.step)?.(action);
         } catch (e) {
           syncError = e;
         }

@@ -57,6 +57,6 @@ describe("examples", () => {
       timeout: 240_000,
       env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
     });
-    expect(stdout).toMatch(/Tests\s+9 passed/);
+    expect(stdout).toMatch(/Tests\s+10 passed/);
   }, 300_000);
 });

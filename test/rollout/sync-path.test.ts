@@ -1,17 +1,24 @@
 import { expect, it } from "vitest";
-import { createRandom, createRuntime, type Environment, type Policy } from "../../src/core/index.ts";
+import {
+  createRandom,
+  createRuntime,
+  type Environment,
+  type Policy,
+  syncTwinOf,
+  withSyncTwin,
+} from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
 import { createRandomPolicy } from "../../src/policies/random-policy.ts";
 import { runEpisodes } from "../../src/rollout/index.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
 
 /*
- * The rollout loop calls `proposeSync` and `stepSync` where the policy and the environment have them
- * (no promise turn a step). Played with and without them, the same run gives the same results and
- * stores the same trajectories.
+ * The rollout loop calls `propose.sync` and `step.sync` where the policy's and the environment's
+ * methods carry one (no promise turn a step). Played with and without them, the same run gives the
+ * same results and stores the same trajectories; a wrapper that replaces `step` is never skipped.
  */
 
-/** The environment with its asynchronous members only. */
+/** The environment with plain asynchronous members (no synchronous twins). */
 function asyncOnly(env: Environment): Environment {
   return {
     family: env.family,
@@ -26,26 +33,29 @@ function asyncOnly(env: Environment): Environment {
 }
 
 async function record(sync: boolean) {
-  const env = createFrozenLakeEnvironment({});
+  const inner = createFrozenLakeEnvironment({});
   const random = createRandomPolicy();
   const policy: Policy = sync ? random : { name: random.name, propose: (c, o) => random.propose(c, o) };
   let syncSteps = 0;
-  if (sync) {
-    // Counts the calls of the synchronous step (the loop must take it).
-    const stepSync = env.stepSync?.bind(env);
-    expect(stepSync).toBeDefined();
-    env.stepSync = (a) => {
-      syncSteps += 1;
-      return (stepSync as NonNullable<typeof stepSync>)(a);
-    };
-  }
+  const innerSync = syncTwinOf(inner.step);
+  expect(innerSync).toBeDefined();
+  // Counts the calls of the synchronous twin (the loop must take it).
+  const env: Environment = sync
+    ? {
+        ...asyncOnly(inner),
+        step: withSyncTwin((a) => {
+          syncSteps += 1;
+          return (innerSync as NonNullable<typeof innerSync>)(a);
+        }),
+      }
+    : asyncOnly(inner);
   const store = createMemoryStore();
   store.createRun({ id: "run", kind: "run", seed: "s", config: {}, codeVersion: "v", createdAtMs: 0 });
   const { results } = await runEpisodes(
-    { env: sync ? env : asyncOnly(env), policy, runtime: createRuntime({ seed: "s" }), store },
+    { env, policy, runtime: createRuntime({ seed: "s" }), store },
     {
       runId: "run",
-      tasks: [env.suite.get("8x8"), env.suite.get("4x4")],
+      tasks: [inner.suite.get("8x8"), inner.suite.get("4x4")],
       episodes: 20,
       seed: "s",
       temperature: 1,
@@ -53,7 +63,7 @@ async function record(sync: boolean) {
   );
   const trajectories = [...store.iterateTrajectories("run")].map(({ id: _id, ...t }) => t);
   store.close();
-  await env.close();
+  await inner.close();
   return { results: results.map(({ trajectoryId: _t, ...r }) => r), trajectories, syncSteps };
 }
 
@@ -67,15 +77,58 @@ it("plays and stores the same run with the synchronous step and proposal as with
   expect(viaSync.trajectories).toEqual(viaAsync.trajectories);
 });
 
-it("the random policy's proposeSync proposes what propose does from the same stream", async () => {
+it("a wrapper that replaces step (a proxy, a spread) has no twin: the loop takes the wrapper's step", async () => {
+  const inner = createFrozenLakeEnvironment({});
+  let wrapped = 0;
+  const proxy = new Proxy(inner, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key !== "step") return typeof value === "function" ? value.bind(target) : value;
+      return async (...args: Parameters<Environment["step"]>) => {
+        wrapped += 1;
+        return target.step(...args);
+      };
+    },
+  });
+  expect(syncTwinOf(proxy.step)).toBeUndefined();
+  const spread: Environment = {
+    ...asyncOnly(inner),
+    step: async (a) => {
+      wrapped += 1;
+      return inner.step(a);
+    },
+  };
+  for (const env of [proxy, spread]) {
+    const before = wrapped;
+    const { results } = await runEpisodes(
+      { env, policy: createRandomPolicy(), runtime: createRuntime({ seed: "s" }) },
+      { runId: "run", tasks: [inner.suite.get("8x8")], episodes: 5, seed: "s", temperature: 1 },
+    );
+    expect(wrapped - before).toBe(results.reduce((a, r) => a + r.steps, 0));
+  }
+  await inner.close();
+});
+
+it("the random policy's propose.sync proposes what propose does from the same stream", async () => {
   const policy = createRandomPolicy();
+  const proposeNow = syncTwinOf(policy.propose);
+  expect(proposeNow).toBeDefined();
   const env = createFrozenLakeEnvironment({});
   const observation = await env.reset({ taskId: "8x8", seed: 3 });
   const context = { task: env.suite.get("8x8"), observation, history: [], stepIndex: 0 };
   const options = (seed: number) => ({ n: 5, temperature: 1, random: createRandom("t", seed) });
   for (let seed = 0; seed < 20; seed++)
-    expect(policy.proposeSync?.(context, options(seed))).toEqual(
-      await policy.propose(context, options(seed)),
-    );
+    expect(proposeNow?.(context, options(seed))).toEqual(await policy.propose(context, options(seed)));
   await env.close();
+});
+
+it("withSyncTwin's async method rejects with what its twin throws", async () => {
+  const method = withSyncTwin((x: number) => {
+    if (x < 0) throw new RangeError("negative");
+    return x * 2;
+  });
+  expect(await method(2)).toBe(4);
+  expect(syncTwinOf(method)?.(3)).toBe(6);
+  await expect(method(-1)).rejects.toThrow(RangeError);
+  expect(() => syncTwinOf(method)?.(-1)).toThrow(RangeError);
 });

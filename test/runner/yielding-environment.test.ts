@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Action } from "../../src/core/index.ts";
+import { type Action, syncTwinOf } from "../../src/core/index.ts";
 import { createFrozenLakeEnvironment } from "../../src/envs/frozenlake/index.ts";
 import { STEPS_PER_YIELD, yieldingEnvironment } from "../../src/runner/yielding-environment.ts";
 
@@ -37,9 +37,9 @@ describe("yieldingEnvironment", () => {
     await env.close();
   });
 
-  it("hides the environment's stepSync, which would skip the yields", () => {
+  it("has no synchronous step, which would skip the yields", () => {
     const inner = createFrozenLakeEnvironment({});
-    expect(typeof inner.stepSync).toBe("function");
-    expect(yieldingEnvironment(inner).stepSync).toBeUndefined();
+    expect(typeof syncTwinOf(inner.step)).toBe("function");
+    expect(syncTwinOf(yieldingEnvironment(inner).step)).toBeUndefined();
   });
 });

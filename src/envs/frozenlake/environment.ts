@@ -2,6 +2,7 @@ import { type Action, MoveActionSchema } from "../../core/action.ts";
 import type { Capabilities, EnvironmentSnapshot, ResetOptions, StepResult } from "../../core/environment.ts";
 import type { ActionError, Observation } from "../../core/observation.ts";
 import { createRandom, weightedIndex } from "../../core/random.ts";
+import { type WithSyncTwin, withSyncTwin } from "../../core/sync-twin.ts";
 import type { TaskSuite } from "../../core/task.ts";
 import type { VerifierResult } from "../../core/verifier.ts";
 import {
@@ -95,12 +96,10 @@ class FrozenLake extends RecordedEpisodes<Episode> implements FrozenLakeEnvironm
     return this.observe(this.slot.set(this.freshEpisode(taskId, seed, maxSteps)));
   }
 
-  async step(action: Action): Promise<StepResult> {
-    return this.stepSync(action);
-  }
+  /** A FrozenLake step never waits: `step.sync` is the same step without a promise. */
+  readonly step: WithSyncTwin<[Action], StepResult> = withSyncTwin((action) => this.stepNow(action));
 
-  /** `step` without a promise (a FrozenLake step never waits): what the rollout loop calls. */
-  stepSync(action: Action): StepResult {
+  private stepNow(action: Action): StepResult {
     const ep = this.slot.require("step");
     if (ep.terminated || ep.truncated)
       return endedStep(this.observe(ep, episodeEndedError("FrozenLake")), ep);
