@@ -1,14 +1,14 @@
-import type {
-  Action,
-  Candidate,
-  Observation,
-  Policy,
-  PolicyContext,
-  Proposal,
-  ProposeOptions,
-  Random,
+import {
+  type Action,
+  type Candidate,
+  type Observation,
+  type Policy,
+  type PolicyContext,
+  type Proposal,
+  type ProposeOptions,
+  type Random,
+  withSyncTwin,
 } from "../core/index.ts";
-import { withSyncTwin } from "../core/index.ts";
 import { parseAxtree } from "../envs/web/accessibility-text.ts";
 
 const WORDS = ["hello", "test", "42", "yes", "blue", "2024"];

@@ -32,6 +32,15 @@ function userProject(): { project: string; pkg: string; sha: string } {
   return { project, pkg, sha: git(project, "rev-parse", "--short", "HEAD") };
 }
 
+/** A user project whose package folder is also a git checkout of its own, with one commit. */
+function ownCheckout(): { pkg: string; own: string } {
+  const { pkg } = userProject();
+  git(pkg, "init", "-q");
+  git(pkg, "add", "package.json");
+  git(pkg, "commit", "-q", "-m", "package commit");
+  return { pkg, own: git(pkg, "rev-parse", "--short", "HEAD") };
+}
+
 describe("codeVersion", () => {
   it("reports only the package version when installed inside another git project", () => {
     const { pkg, sha } = userProject();
@@ -40,11 +49,7 @@ describe("codeVersion", () => {
   });
 
   it("adds the package's own commit when its root is a git checkout", () => {
-    const { pkg } = userProject();
-    git(pkg, "init", "-q");
-    git(pkg, "add", "package.json");
-    git(pkg, "commit", "-q", "-m", "package commit");
-    const own = git(pkg, "rev-parse", "--short", "HEAD");
+    const { pkg, own } = ownCheckout();
     expect(codeVersion(pkg)).toBe(`rehearsal@9.8.7+${own}`);
   });
 
@@ -57,11 +62,7 @@ describe("codeVersion", () => {
 
 describe("codeVersion, read once per process", () => {
   it("keeps the commit the process first read: a commit made later is not the code it runs", () => {
-    const { pkg } = userProject();
-    git(pkg, "init", "-q");
-    git(pkg, "add", "package.json");
-    git(pkg, "commit", "-q", "-m", "package commit");
-    const first = git(pkg, "rev-parse", "--short", "HEAD");
+    const { pkg, own: first } = ownCheckout();
     expect(codeVersion(pkg)).toBe(`rehearsal@9.8.7+${first}`);
     writeFileSync(join(pkg, "later.txt"), "later\n");
     git(pkg, "add", "later.txt");
