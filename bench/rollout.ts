@@ -23,6 +23,7 @@ import { runEpisodes } from "../src/rollout/index.ts";
 import { createMemoryStore, openSqliteStore, type RunStore } from "../src/store/index.ts";
 import { createBenchRun } from "./bench-run.ts";
 import { frozenLakeSteps } from "./env-step.ts";
+import { memoryStoreCallsUs } from "./store-calls.ts";
 
 const MOVES: ReadonlyArray<Action> = Object.freeze(
   (["left", "down", "right", "up"] as const).map((direction) => Object.freeze({ type: "move", direction })),
@@ -184,8 +185,13 @@ export async function benchRollout(): Promise<Record<string, number>> {
   );
   const envStepUs = await frozenLakeEnvStepUs();
   frozenlake.frozenlakeEnvStepCpuUs = envStepUs;
-  /** The memory store's write cost per step over the environment's own step (the target: at most 1). */
+  /** The memory store's write cost in the loop (memory − no store) over the environment's own step. */
   frozenlake.frozenlakeMemoryWriteOverEnvStep = (frozenlake.frozenlakeMemoryWriteUsPerStep ?? 0) / envStepUs;
+  // The store's own calls timed alone, like env.step (the target: the memory store costs at most the
+  // environment, so this ratio at most 1).
+  const calls = await memoryStoreCallsUs();
+  frozenlake.frozenlakeMemoryStoreCallsUsPerStep = calls.usPerStep;
+  frozenlake.frozenlakeMemoryStoreCallsOverEnvStep = calls.usPerStep / envStepUs;
   const reference = await benchEnvironment(
     "referenceEnv",
     () => createReferenceEnvironment(),

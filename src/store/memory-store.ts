@@ -11,8 +11,7 @@ import type {
   TreeRow,
 } from "./rows.ts";
 import * as rows from "./rows.ts";
-import { StepLog } from "./step-log.ts";
-import { fastStepPieces } from "./step-text.ts";
+import { StepRange, StepTable } from "./step-table.ts";
 import { closedError, duplicateRunError, unknownRunError, unknownTreeError } from "./store-errors.ts";
 import { trajectoryProtocol } from "./trajectory-protocol.ts";
 
@@ -29,6 +28,13 @@ function byNewest(a: RunRow, b: RunRow): number {
   return b.created_at_ms - a.created_at_ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
+/** A trajectory's row and its steps' rows in the store's step table. */
+class StoredTrajectory extends StepRange {
+  constructor(readonly row: TrajectoryRow) {
+    super();
+  }
+}
+
 function pageOf<T>(all: T[], page: PageOptions | undefined, operation: string): T[] {
   if (page === undefined) return all;
   const { offset, limit } = encode.checkPage(page, operation);
@@ -39,9 +45,9 @@ function pageOf<T>(all: T[], page: PageOptions | undefined, operation: string): 
 export function createMemoryStore(): RunStore {
   const runs = new Map<string, RunRow>();
   const tasks = new Map<string, Map<string, TaskRow>>();
-  const trajectories = new Map<string, TrajectoryRow>();
-  /** Steps' stored data per trajectory (shared cached texts, joined on read). */
-  const steps = new Map<string, StepLog>();
+  const trajectories = new Map<string, StoredTrajectory>();
+  /** Every trajectory's steps in one table (texts joined on read); each trajectory knows its rows. */
+  const table = new StepTable();
   const artefacts = new Map<string, { row: ArtefactRow; bytes: Uint8Array }>();
   const trees = new Map<string, TreeRow>();
   /** Nodes per tree, keyed by node id, in order of first insertion. */
@@ -68,27 +74,23 @@ export function createMemoryStore(): RunStore {
   }
 
   const protocol = trajectoryProtocol((id) => {
-    const row = trajectories.get(id);
-    return row && { status: row.status, step_count: steps.get(id)?.length ?? 0 };
+    const t = trajectories.get(id);
+    return t && { status: t.row.status, step_count: t.length };
   });
 
-  function stepTexts(id: string): string[] {
-    return steps.get(id)?.texts() ?? [];
+  function withCount(t: StoredTrajectory): TrajectoryRowWithCount {
+    return { ...t.row, step_count: t.length };
   }
 
-  function withCount(row: TrajectoryRow): TrajectoryRowWithCount {
-    return { ...row, step_count: steps.get(row.id)?.length ?? 0 };
-  }
-
-  function trajectoryRows(runId: string, filter: { taskId?: string; status?: string }): TrajectoryRow[] {
+  function trajectoryRows(runId: string, filter: { taskId?: string; status?: string }): StoredTrajectory[] {
     return [...trajectories.values()]
       .filter(
-        (t) =>
-          t.run_id === runId &&
-          (filter.taskId === undefined || t.task_id === filter.taskId) &&
-          (filter.status === undefined || t.status === filter.status),
+        ({ row }) =>
+          row.run_id === runId &&
+          (filter.taskId === undefined || row.task_id === filter.taskId) &&
+          (filter.status === undefined || row.status === filter.status),
       )
-      .sort(byEpisode);
+      .sort((a, b) => byEpisode(a.row, b.row));
   }
 
   function nodeRows(treeId: string, filter: TreeNodeFilter): NodeRow[] {
@@ -151,31 +153,21 @@ export function createMemoryStore(): RunStore {
       const row = encode.encodeNewTrajectory(t);
       requireRun(`startTrajectory(${row.id})`, row.run_id);
       if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
-      trajectories.set(row.id, row);
-      steps.set(row.id, new StepLog());
+      trajectories.set(row.id, new StoredTrajectory(row));
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
-      // Fast path: a valid step (pieces) appended in order to a running trajectory, checked in place;
-      // anything else goes through the shared encoding and protocol for their exact errors.
-      const pieces = fastStepPieces(step);
-      const kept = steps.get(trajectoryId);
-      if (
-        pieces !== undefined &&
-        kept !== undefined &&
-        pieces.index === kept.length &&
-        trajectories.get(trajectoryId)?.status === "running"
-      ) {
-        kept.push(pieces);
-        return;
-      }
+      // Fast path: a valid step appended in order to a running trajectory, checked in place; anything
+      // else goes through the shared encoding and protocol for their exact errors.
+      const t = trajectories.get(trajectoryId);
+      if (t?.running && table.tryAppend(t, step)) return;
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
         encodeStep.appendOperation(trajectoryId, step),
       );
       protocol.checkAppend(trajectoryId, columns.idx);
       storeArtefacts(pending);
-      steps.get(trajectoryId)?.push(row);
+      if (t !== undefined) table.append(t, row);
     },
     finishTrajectory(trajectoryId, end) {
       open("finishTrajectory");
@@ -185,17 +177,24 @@ export function createMemoryStore(): RunStore {
       // Updated in place (rows never leave the store; readers decode them at once): a spread into a new
       // row cost microseconds an episode.
       const t = trajectories.get(trajectoryId);
-      if (t) Object.assign(t, row);
+      if (t === undefined) return;
+      const kept = t.row;
+      kept.status = row.status;
+      kept.ended_at_ms = row.ended_at_ms;
+      kept.outcome = row.outcome;
+      kept.error = row.error;
+      kept.final_observation = row.final_observation;
+      t.running = false;
     },
     getTrajectory(id) {
       open("getTrajectory");
-      const row = trajectories.get(id);
-      return row && rows.decodeTrajectory(row, stepTexts(id));
+      const t = trajectories.get(id);
+      return t && rows.decodeTrajectory(t.row, table.texts(t));
     },
     listTrajectories(runId, filter = {}, page) {
       open("listTrajectories");
       const selected = pageOf(trajectoryRows(runId, filter), page, "listTrajectories");
-      return selected.map((row) => rows.decodeTrajectoryHeader(withCount(row)));
+      return selected.map((t) => rows.decodeTrajectoryHeader(withCount(t)));
     },
     countTrajectories(runId, filter = {}) {
       open("countTrajectories");
@@ -203,26 +202,28 @@ export function createMemoryStore(): RunStore {
     },
     getTrajectoryHeader(id) {
       open("getTrajectoryHeader");
-      const row = trajectories.get(id);
-      return row && rows.decodeTrajectoryHeader(withCount(row));
+      const t = trajectories.get(id);
+      return t && rows.decodeTrajectoryHeader(withCount(t));
     },
     listSteps(trajectoryId, page) {
       open("listSteps");
       const { offset, limit } = encode.checkPage(page, "listSteps");
-      const log = steps.get(trajectoryId);
+      const t = trajectories.get(trajectoryId);
       const out = [];
-      for (let i = offset; log !== undefined && i < Math.min(log.length, offset + limit); i++)
-        out.push(rows.decodeStep(trajectoryId, log.text(i)));
+      for (let i = offset; t !== undefined && i < Math.min(t.length, offset + limit); i++)
+        out.push(rows.decodeStep(trajectoryId, table.text(t, i)));
       return out;
     },
     *iterateTrajectories(runId, filter = {}) {
       open("iterateTrajectories");
-      for (const { id } of trajectoryRows(runId, filter)) {
+      for (const {
+        row: { id },
+      } of trajectoryRows(runId, filter)) {
         open("iterateTrajectories");
-        const row = trajectories.get(id);
-        if (row === undefined) continue;
-        if (filter.status !== undefined && row.status !== filter.status) continue;
-        yield rows.decodeTrajectory(row, stepTexts(id));
+        const t = trajectories.get(id);
+        if (t === undefined) continue;
+        if (filter.status !== undefined && t.row.status !== filter.status) continue;
+        yield rows.decodeTrajectory(t.row, table.texts(t));
       }
     },
 
@@ -285,6 +286,7 @@ export function createMemoryStore(): RunStore {
     },
 
     close() {
+      if (!closed) table.release();
       closed = true;
     },
   };

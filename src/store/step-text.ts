@@ -17,8 +17,13 @@ import {
  * the caller takes the schema path, which gives the same text or the same error as before.
  */
 
-/** Validated JSON text of deeply frozen observations and actions, by identity. */
-const frozenText = new WeakMap<object, string>();
+/**
+ * Validated JSON text of deeply frozen observations, actions and records, by identity: one cache per
+ * schema, so that a value validated as one kind is never taken for another.
+ */
+const frozenObservations = new WeakMap<object, string>();
+const frozenActions = new WeakMap<object, string>();
+const frozenRecords = new WeakMap<object, string>();
 
 /** Whether `value` can never change: primitives, or frozen plain data all the way down (no accessors). */
 function deepFrozen(value: unknown, depth: number): boolean {
@@ -34,42 +39,68 @@ function deepFrozen(value: unknown, depth: number): boolean {
 }
 
 /** The cached text of a frozen value, computed once through `parse`; undefined when not frozen or invalid. */
-function cachedText(value: object, parse: (v: unknown) => { success: boolean; data?: unknown }) {
-  const hit = frozenText.get(value);
+function cachedText(
+  cache: WeakMap<object, string>,
+  value: object,
+  parse: (v: unknown) => { success: boolean; data?: unknown },
+): string | undefined {
+  const hit = cache.get(value);
   if (hit !== undefined || !deepFrozen(value, 0)) return hit;
   const result = parse(value);
   if (!result.success) return undefined;
   const text = JSON.stringify(result.data);
-  frozenText.set(value, text);
+  cache.set(value, text);
   return text;
 }
 
 /** The validated text of a deeply frozen observation (cached), or undefined. */
 export function frozenObservationText(observation: Observation): string | undefined {
   if (observation === null || typeof observation !== "object") return undefined;
-  return cachedText(observation, (v) => ObservationSchema.safeParse(v));
+  return cachedText(frozenObservations, observation, (v) => ObservationSchema.safeParse(v));
+}
+
+/**
+ * The validated text of an observation that is not cached (not deeply frozen): undefined when invalid or
+ * when it carries screenshot bytes (the schema path moves them to artefacts).
+ */
+export function uncachedObservationText(observation: Observation): string | undefined {
+  if (observation === null || typeof observation !== "object") return undefined;
+  if (observation.screenshot?.bytes !== undefined) return undefined;
+  const parsed = ObservationSchema.safeParse(observation);
+  return parsed.success ? JSON.stringify(parsed.data) : undefined;
 }
 
 function observationText(observation: Observation): string | undefined {
   if (observation === null || typeof observation !== "object") return undefined;
-  const cached = cachedText(observation, (v) => ObservationSchema.safeParse(v));
-  if (cached !== undefined) return cached;
-  // Screenshot bytes are moved to artefacts: the schema path does that.
-  if (observation.screenshot?.bytes !== undefined) return undefined;
-  const parsed = ObservationSchema.safeParse(observation);
+  return frozenObservationText(observation) ?? uncachedObservationText(observation);
+}
+
+/** The validated text of a deeply frozen action (cached), or undefined. */
+export function frozenActionText(action: Action): string | undefined {
+  return cachedText(frozenActions, action, (v) => ActionSchema.safeParse(v));
+}
+
+/** The validated text of an action that is not cached (not deeply frozen), or undefined. */
+export function uncachedActionText(action: Action): string | undefined {
+  const parsed = ActionSchema.safeParse(action);
   return parsed.success ? JSON.stringify(parsed.data) : undefined;
 }
 
 function actionText(action: Action | null): string | undefined {
   if (action === null) return "null";
   if (typeof action !== "object") return undefined;
-  const cached = cachedText(action, (v) => ActionSchema.safeParse(v));
-  if (cached !== undefined) return cached;
-  const parsed = ActionSchema.safeParse(action);
-  return parsed.success ? JSON.stringify(parsed.data) : undefined;
+  return frozenActionText(action) ?? uncachedActionText(action);
 }
 
 const InfoSchema = z.record(z.string(), z.unknown());
+
+/** The text of a deeply frozen plain record (cached, as `recordText` gives it), or undefined. */
+export function frozenRecordText(value: object): string | undefined {
+  // Only deeply frozen values are cached, so a hit needs no frozen check (it showed in the profile).
+  const known = frozenRecords.get(value);
+  if (known !== undefined || !Object.isFrozen(value)) return known;
+  return cachedText(frozenRecords, value, (v) => InfoSchema.safeParse(v));
+}
 
 /**
  * The JSON text of a plain object with enumerable string keys only, as `z.record(z.string(), z.unknown())`
@@ -77,13 +108,8 @@ const InfoSchema = z.record(z.string(), z.unknown());
  */
 export function recordText(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  // Only deeply frozen values are cached, so a hit needs no frozen check (it showed in the profile).
-  const known = frozenText.get(value);
-  if (known !== undefined) return known;
-  if (Object.isFrozen(value)) {
-    const cached = cachedText(value, (v) => InfoSchema.safeParse(v));
-    if (cached !== undefined) return cached;
-  }
+  const cached = frozenRecordText(value);
+  if (cached !== undefined) return cached;
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const names = Object.keys(value);
@@ -93,7 +119,7 @@ export function recordText(value: unknown): string | undefined {
   return JSON.stringify(value);
 }
 
-function parseErrorText(error: StepRecord["parseError"]): string | undefined {
+export function parseErrorText(error: StepRecord["parseError"]): string | undefined {
   if (error === undefined) return "";
   if (error === null || typeof error !== "object") return undefined;
   const { code, message } = error;
