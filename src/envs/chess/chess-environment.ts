@@ -17,7 +17,7 @@ import {
 import { type ChessConfig, type ChessConfigInput, parseChessConfig } from "./config.ts";
 import { type Episode, EpisodeStateSchema, observeEpisode, onSolutionLine, saveEpisode } from "./episode.ts";
 import { opponentMove } from "./opponent.ts";
-import { applyUci, legalUciMoves, replayBoard, sideToMove } from "./rules.ts";
+import { applyUci, gameEnd, legalUciMoves, replayBoard, sideToMove } from "./rules.ts";
 import { StockfishPool } from "./stockfish-pool.ts";
 import { CHESS_FAMILY, createChessSuite, puzzleOfTask } from "./suite.ts";
 import { verdict } from "./verdict.ts";
@@ -141,21 +141,21 @@ class ChessPuzzles extends RecordedEpisodes<Episode> implements ChessEnvironment
   }
 
   private async afterAgentMove(ep: Episode, info: Record<string, unknown>): Promise<void> {
-    if (ep.chess.isCheckmate()) return this.finish(ep, "won", "the agent delivered checkmate");
+    const afterAgent = gameEnd(ep.chess);
+    if (afterAgent === "checkmate") return this.finish(ep, "won", "the agent delivered checkmate");
     if (onSolutionLine(ep) && ep.history.length === ep.puzzle.moves.length) {
       return this.finish(ep, "won", "the agent completed the puzzle's solution line");
     }
-    if (ep.chess.isGameOver())
-      return this.finish(ep, "draw", `draw after the agent's move (${drawKind(ep.chess)})`);
+    if (afterAgent !== null) return this.finish(ep, "draw", `draw after the agent's move (${afterAgent})`);
     const reply = await opponentMove(ep, this.config.opponent, this.config.offLineOpponent, () =>
       this.pool(),
     );
     applyUci(ep.chess, reply);
     ep.history.push(reply);
     info.opponentMove = reply;
-    if (ep.chess.isCheckmate()) return this.finish(ep, "lost", "the opponent checkmated the agent");
-    if (ep.chess.isGameOver())
-      return this.finish(ep, "draw", `draw after the opponent's move (${drawKind(ep.chess)})`);
+    const afterReply = gameEnd(ep.chess);
+    if (afterReply === "checkmate") return this.finish(ep, "lost", "the opponent checkmated the agent");
+    if (afterReply !== null) return this.finish(ep, "draw", `draw after the opponent's move (${afterReply})`);
   }
 
   private finish(ep: Episode, status: Episode["status"], reason: string): void {
@@ -208,13 +208,6 @@ class ChessPuzzles extends RecordedEpisodes<Episode> implements ChessEnvironment
 
 function rewardOf(status: Episode["status"]): number {
   return status === "won" ? 1 : status === "lost" ? -1 : 0;
-}
-
-function drawKind(chess: Chess): string {
-  if (chess.isStalemate()) return "stalemate";
-  if (chess.isInsufficientMaterial()) return "insufficient material";
-  if (chess.isThreefoldRepetition()) return "threefold repetition";
-  return "fifty-move rule";
 }
 
 /**
