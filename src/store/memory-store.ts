@@ -209,10 +209,8 @@ export function createMemoryStore(): RunStore {
       open("listSteps");
       const { offset, limit } = encode.checkPage(page, "listSteps");
       const t = trajectories.get(trajectoryId);
-      const out = [];
-      for (let i = offset; t !== undefined && i < Math.min(t.length, offset + limit); i++)
-        out.push(rows.decodeStep(trajectoryId, table.text(t, i)));
-      return out;
+      if (t === undefined) return [];
+      return table.texts(t, offset, offset + limit).map((text) => rows.decodeStep(trajectoryId, text));
     },
     *iterateTrajectories(runId, filter = {}) {
       open("iterateTrajectories");

@@ -72,17 +72,20 @@ export class StepRange {
     this.length += 1;
   }
 
-  /** The row of step `i` (0 ≤ i < length). */
-  rowOf(i: number): number {
-    if (i < this.firstCount) return this.first + i;
-    let rest = i - this.firstCount;
+  /** The rows of steps `from` ≤ i < `to` in order, walking the runs once. */
+  rows(from: number, to: number): number[] {
+    const out: number[] = [];
+    const end = Math.min(to, this.length);
+    let i = from;
+    let runStart = 0;
+    const visit = (row: number, count: number) => {
+      for (; i < end && i < runStart + count; i++) out.push(row + (i - runStart));
+      runStart += count;
+    };
+    visit(this.first, this.firstCount);
     const more = this.more ?? [];
-    for (let k = 0; k < more.length; k += 2) {
-      const count = more[k + 1] as number;
-      if (rest < count) return (more[k] as number) + rest;
-      rest -= count;
-    }
-    throw new RangeError(`step ${i} is not in a range of ${this.length} steps`);
+    for (let k = 0; k < more.length && i < end; k += 2) visit(more[k] as number, more[k + 1] as number);
+    return out;
   }
 }
 
@@ -92,7 +95,7 @@ export class StepRange {
  * texts of deeply frozen observations, actions and infos (environments that cache them per state) are
  * found by identity and kept once; other short texts are kept once by value; long ones once per step.
  * A step so adds no object for the garbage collector to trace or move, which was most of what the
- * store cost per step. `text(range, i)` is what `stepDataText` gives for the data appended.
+ * store cost per step. `texts(range)` gives what `stepDataText` gives for the data appended.
  */
 export class StepTable {
   readonly #texts: string[] = ["", "null"];
@@ -146,9 +149,13 @@ export class StepTable {
     this.#write(range, ...ids, flags, data.reward, data.timeMs);
   }
 
-  /** The stored JSON text of step `i` of `range` (0 ≤ i < length). */
-  text(range: StepRange, i: number): string {
-    const row = range.rowOf(i);
+  /** The stored JSON texts of steps `from` ≤ i < `to` of `range` (all by default), in order. */
+  texts(range: StepRange, from = 0, to = range.length): string[] {
+    return range.rows(from, to).map((row, k) => this.#text(row, from + k));
+  }
+
+  /** The stored JSON text of step `index`, in `row`. */
+  #text(row: number, index: number): string {
     const ints = this.#intChunks[row >>> CHUNK_BITS] as Int32Array;
     const floats = this.#floatChunks[row >>> CHUNK_BITS] as Float64Array;
     const n = INTS * (row & CHUNK_MASK);
@@ -157,7 +164,7 @@ export class StepTable {
     const flags = ints[n + 5] as number;
     if (flags & SCHEMA_TEXT) return texts[ints[n] as number] as string;
     return stepText({
-      index: i,
+      index,
       observation: texts[ints[n] as number] as string,
       action: texts[ints[n + 1] as number] as string,
       actionType: null,
@@ -169,13 +176,6 @@ export class StepTable {
       info: texts[ints[n + 4] as number] as string,
       timeMs: floats[f + 1] as number,
     });
-  }
-
-  /** The texts of every step of `range`, in order. */
-  texts(range: StepRange): string[] {
-    const out: string[] = [];
-    for (let i = 0; i < range.length; i++) out.push(this.text(range, i));
-    return out;
   }
 
   #write(

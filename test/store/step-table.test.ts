@@ -68,7 +68,8 @@ describe("memory store step table", () => {
     }
     expect(range.length).toBe(2500);
     expect(table.texts(range)).toEqual(expected);
-    expect(table.text(range, 1777)).toBe(expected[1777]);
+    expect(table.texts(range, 1777, 1780)).toEqual(expected.slice(1777, 1780));
+    expect(table.texts(range, 2499, 2600)).toEqual(expected.slice(2499));
   });
 
   it("declines a step out of order or one the fast path cannot take, appending nothing", () => {
