@@ -249,43 +249,38 @@ export class StepTable {
 
   #observationId(observation: Observation): number {
     if (observation === null || typeof observation !== "object") return -1;
-    const known = this.#observationIds.get(observation);
-    if (known !== undefined) return known;
-    const frozen = frozenObservationText(observation);
-    if (frozen !== undefined) {
-      const id = this.#share(frozen);
-      this.#observationIds.set(observation, id);
-      return id;
-    }
-    const text = uncachedObservationText(observation);
-    return text === undefined ? -1 : this.#textId(text);
+    return this.#valueId(this.#observationIds, observation, frozenObservationText, uncachedObservationText);
   }
 
   #actionId(action: Action): number {
     if (action === null || typeof action !== "object") return -1;
-    const known = this.#actionIds.get(action);
-    if (known !== undefined) return known;
-    const frozen = frozenActionText(action);
-    if (frozen !== undefined) {
-      const id = this.#share(frozen);
-      this.#actionIds.set(action, id);
-      return id;
-    }
-    const text = uncachedActionText(action);
-    return text === undefined ? -1 : this.#textId(text);
+    return this.#valueId(this.#actionIds, action, frozenActionText, uncachedActionText);
   }
 
   #infoId(info: Record<string, unknown>): number {
     if (info === null || typeof info !== "object") return -1;
-    const known = this.#infoIds.get(info);
+    return this.#valueId(this.#infoIds, info, frozenRecordText, recordText);
+  }
+
+  /**
+   * The text id of an object: by identity when it is deeply frozen (its text checked once through
+   * `frozen`), else its text from `uncached` (-1 when invalid).
+   */
+  #valueId<T extends object>(
+    ids: WeakMap<object, number>,
+    value: T,
+    frozen: (v: T) => string | undefined,
+    uncached: (v: T) => string | undefined,
+  ): number {
+    const known = ids.get(value);
     if (known !== undefined) return known;
-    const frozen = frozenRecordText(info);
-    if (frozen !== undefined) {
-      const id = this.#share(frozen);
-      this.#infoIds.set(info, id);
+    const frozenText = frozen(value);
+    if (frozenText !== undefined) {
+      const id = this.#share(frozenText);
+      ids.set(value, id);
       return id;
     }
-    const text = recordText(info);
+    const text = uncached(value);
     return text === undefined ? -1 : this.#textId(text);
   }
 
