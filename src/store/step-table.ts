@@ -94,8 +94,8 @@ export class StepRange {
  * texts and its flags) and two numbers (reward, time) in typed arrays, its texts in one list. The
  * texts of deeply frozen observations, actions and infos (environments that cache them per state) are
  * found by identity and kept once; other short texts are kept once by value; long ones once per step.
- * A step so adds no object for the garbage collector to trace or move, which was most of what the
- * store cost per step. `texts(range)` gives what `stepDataText` gives for the data appended.
+ * A step whose texts are all kept once so adds nothing for the garbage collector to trace or move,
+ * which was most of what the store cost per step. `texts(range)` gives what `stepDataText` gives for the data appended.
  */
 export class StepTable {
   readonly #texts: string[] = ["", "null"];
