@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRuntime, type Environment } from "../../src/core/index.ts";
-import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../src/envs/web/index.ts";
+import { createWebEnvironment, type WebEnvironment } from "../../src/envs/web/index.ts";
 import { createHeuristicWebPolicy } from "../../src/policies/heuristic-web/heuristic-web-policy.ts";
 import { runSearch, SearchConfigSchema } from "../../src/search/index.ts";
 import { createMemoryStore } from "../../src/store/index.ts";
@@ -30,17 +30,13 @@ async function search(envs: Environment[], seed = "b") {
 }
 
 describe("search over web environments: branching by in-page restore", () => {
-  let pool: BrowserPool;
   let envs: WebEnvironment[];
   beforeAll(async () => {
-    pool = new BrowserPool();
     envs = [];
-    for (let i = 0; i < 2; i++)
-      envs.push(await createWebEnvironment({ observation: { screenshot: false } }, { pool }));
+    for (let i = 0; i < 2; i++) envs.push(await createWebEnvironment({ observation: { screenshot: false } }));
   });
   afterAll(async () => {
     for (const e of envs ?? []) await e.close();
-    await pool?.close();
   });
 
   it("gives the same tree as reset + replay; restores are in place after each environment's first", async () => {

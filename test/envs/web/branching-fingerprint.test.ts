@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 import { idsWhere } from "./helpers.ts";
 
 /**
@@ -23,15 +23,12 @@ const COUNT_DUMP_READS = `(() => {
 })()`;
 
 describe("web environment: the fingerprint read with the view", () => {
-  let pool: BrowserPool;
   let env: WebEnvironment;
   beforeAll(async () => {
-    pool = new BrowserPool();
-    env = await createWebEnvironment({ observation: { screenshot: false } }, { pool });
+    env = await createWebEnvironment({ observation: { screenshot: false } });
   });
   afterAll(async () => {
     await env?.close();
-    await pool?.close();
   });
 
   /** The fingerprint read anew from the page (withPage drops the one read with the view). */
@@ -63,7 +60,7 @@ describe("web environment: the fingerprint read with the view", () => {
   });
 
   it("an environment that never fingerprinted builds no DOM dump with its views; its first fingerprint is a fresh read", async () => {
-    const plain = await createWebEnvironment({ observation: { screenshot: false } }, { pool });
+    const plain = await createWebEnvironment({ observation: { screenshot: false } });
     try {
       const first = await plain.reset({ taskId: "click-checkboxes", seed: 5 });
       const ids = idsWhere(first, /checkbox/);

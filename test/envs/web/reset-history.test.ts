@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/core/index.ts";
-import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 
 /**
  * A reset in the previous episode's page loads the entry page straight from the previous page (no
@@ -16,14 +16,12 @@ const HISTORY =
   "({ length: history.length, path: location.pathname + location.search, hash: location.hash })";
 
 describe("web environment: the history of a reused page", () => {
-  let pool: BrowserPool;
   let env: WebEnvironment;
   let fresh: { history: unknown; print: string; observation: string };
   const navigations: string[] = [];
   beforeAll(async () => {
-    pool = new BrowserPool();
-    env = await createWebEnvironment(NO_SCREENSHOT, { pool });
-    const ref = await createWebEnvironment(NO_SCREENSHOT, { pool });
+    env = await createWebEnvironment(NO_SCREENSHOT);
+    const ref = await createWebEnvironment(NO_SCREENSHOT);
     try {
       const observation = canonicalJson(await ref.reset({ taskId: "click-button", seed: 4 }));
       fresh = {
@@ -43,7 +41,6 @@ describe("web environment: the history of a reused page", () => {
   }, 120_000);
   afterAll(async () => {
     await env?.close();
-    await pool?.close();
   });
 
   /** Resets to click-button seed 4 after `before` ran in the previous page; what the page then shows. */

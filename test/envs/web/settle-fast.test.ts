@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
+import { createWebEnvironment, type WebEnvironment } from "../../../src/envs/web/index.ts";
 import { idWhere } from "./helpers.ts";
 
 /**
@@ -53,7 +53,6 @@ const SETTLE = "window.__rhSettle.settle({ horizonMs: 1000, maxMs: 3000 })";
 
 describe("the settle's quick path", () => {
   let dir: string;
-  let pool: BrowserPool;
   let env: WebEnvironment;
   let shotEnv: WebEnvironment;
 
@@ -61,20 +60,20 @@ describe("the settle's quick path", () => {
     dir = mkdtempSync(join(tmpdir(), "rh-settle-fast-"));
     writeFileSync(join(dir, "quick.html"), PAGE);
     writeFileSync(join(dir, "resize.html"), RESIZE_PAGE);
-    pool = new BrowserPool();
-    env = await createWebEnvironment(
-      { tasksDir: dir, observation: { screenshot: false }, enforceMaxSteps: false },
-      { pool },
-    );
-    shotEnv = await createWebEnvironment(
-      { tasksDir: dir, observation: { axtree: true, screenshot: true }, enforceMaxSteps: false },
-      { pool },
-    );
+    env = await createWebEnvironment({
+      tasksDir: dir,
+      observation: { screenshot: false },
+      enforceMaxSteps: false,
+    });
+    shotEnv = await createWebEnvironment({
+      tasksDir: dir,
+      observation: { axtree: true, screenshot: true },
+      enforceMaxSteps: false,
+    });
   });
   afterAll(async () => {
     await shotEnv?.close();
     await env?.close();
-    await pool?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
