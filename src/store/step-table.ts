@@ -5,10 +5,10 @@ import {
   frozenObservationText,
   frozenRecordText,
   parseErrorText,
-  recordText,
   stepText,
   uncachedActionText,
   uncachedObservationText,
+  uncachedRecordText,
 } from "./step-text.ts";
 
 const TERMINATED = 1;
@@ -143,10 +143,18 @@ export class StepTable {
       return;
     }
     const flags = (data.terminated ? TERMINATED : 0) | (data.truncated ? TRUNCATED : 0);
-    const ids = [data.observation, data.action, data.raw, data.parseError, data.info].map((t) =>
-      this.#textId(t),
-    ) as [number, number, number, number, number];
-    this.#write(range, ...ids, flags, data.reward, data.timeMs);
+    const id = (text: string) => this.#textId(text);
+    this.#write(
+      range,
+      id(data.observation),
+      id(data.action),
+      id(data.raw),
+      id(data.parseError),
+      id(data.info),
+      flags,
+      data.reward,
+      data.timeMs,
+    );
   }
 
   /** The stored JSON texts of steps `from` ≤ i < `to` of `range` (all by default), in order. */
@@ -259,7 +267,7 @@ export class StepTable {
 
   #infoId(info: Record<string, unknown>): number {
     if (info === null || typeof info !== "object") return -1;
-    return this.#valueId(this.#infoIds, info, frozenRecordText, recordText);
+    return this.#valueId(this.#infoIds, info, frozenRecordText, uncachedRecordText);
   }
 
   /**

@@ -108,8 +108,11 @@ export function frozenRecordText(value: object): string | undefined {
  */
 export function recordText(value: unknown): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  const cached = frozenRecordText(value);
-  if (cached !== undefined) return cached;
+  return frozenRecordText(value) ?? uncachedRecordText(value);
+}
+
+/** `recordText` of a record that is not cached (not deeply frozen). */
+export function uncachedRecordText(value: object): string | undefined {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const names = Object.keys(value);
