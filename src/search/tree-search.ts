@@ -88,6 +88,9 @@ export async function searchTree(
       // have started during the previous round's moves); a slot whose node is not left alive takes
       // the next queued node.
       activations.start();
+      // The environments the round leaves idle start getting the task ready while its nodes reach
+      // their states (a tree's first round: while the root resets), not after.
+      if (!handedOver) warm.start(free, target);
       active.push(...(await activations.settle()));
       // Environments left idle get the tree's task ready for the children to come. Once no child can
       // come any more (for good: nothing queued, and no node can branch again), the tree hands its

@@ -27,6 +27,7 @@ function environments(count: number, log: Log, withPrewarm: boolean) {
   const overlaps: string[] = [];
   const busy = new Set<number>();
   let inFlight = 0;
+  let resets = 0;
   const envs = Array.from({ length: count }, (_, i) => {
     const env = createFrozenLakeEnvironment({ slippery: false });
     const op =
@@ -48,7 +49,11 @@ function environments(count: number, log: Log, withPrewarm: boolean) {
       capabilities: env.capabilities,
       reset: op("reset", async (o) => {
         log.push({ env: i, op: "reset", taskId: o.taskId });
-        return env.reset(o);
+        // The search's first reset (its first root's) takes a while, as a page load does.
+        if (resets++ === 0) await new Promise((r) => setTimeout(r, 5));
+        const observation = await env.reset(o);
+        log.push({ env: i, op: "reset ended", taskId: o.taskId });
+        return observation;
       }),
       step: op("step", (a) => env.step(a)),
       evaluate: op("evaluate", () => env.evaluate()),
@@ -110,6 +115,10 @@ describe("search prewarms shared by its trees", () => {
     expect(prewarms.length).toBeGreaterThan(0);
     expect(new Set(prewarms).size).toBe(prewarms.length);
     expect(cold.log.some((e) => e.op === "prewarm")).toBe(false);
+    // The first tree's idle environments start their prewarm while its root resets, not after.
+    const first = (op: string) => warm.log.findIndex((e) => e.op === op && e.taskId === TASKS[0]);
+    expect(first("prewarm")).toBeGreaterThan(first("reset"));
+    expect(first("prewarm")).toBeLessThan(first("reset ended"));
     for (const [t, taskId] of TASKS.entries()) {
       const alone = await search(false, [taskId]);
       const tree = treeView(alone.result.tasks[0]!.nodes.values());
