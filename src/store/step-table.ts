@@ -1,6 +1,7 @@
 import type { Action, Observation, StepRecord } from "../core/index.ts";
 import type { StepData } from "./encode-step.ts";
 import {
+  fastStepScalars,
   frozenActionText,
   frozenObservationText,
   frozenRecordText,
@@ -118,11 +119,8 @@ export class StepTable {
    * the index in order); false when it must take the schema path (then nothing was appended).
    */
   tryAppend(range: StepRange, step: StepRecord): boolean {
-    if (step === null || typeof step !== "object" || Array.isArray(step)) return false;
-    const { index, reward, terminated, truncated, timeMs, raw } = step;
-    if (index !== range.length || typeof raw !== "string") return false;
-    if (typeof terminated !== "boolean" || typeof truncated !== "boolean") return false;
-    if (!Number.isFinite(reward) || !Number.isFinite(timeMs)) return false;
+    if (!fastStepScalars(step) || step.index !== range.length) return false;
+    const { reward, terminated, truncated, timeMs, raw } = step;
     const observation = this.#observationId(step.observation);
     if (observation < 0) return false;
     const action = step.action === null ? NULL_ACTION : this.#actionId(step.action);

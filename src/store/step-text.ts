@@ -150,15 +150,28 @@ export interface StepPieces {
 }
 
 /**
+ * Whether a step's scalar fields are what the fast path takes (an object with a text `raw`, boolean
+ * flags, a finite reward and time); its index and texts are checked by the caller.
+ */
+export function fastStepScalars(step: StepRecord): boolean {
+  if (step === null || typeof step !== "object" || Array.isArray(step)) return false;
+  return (
+    typeof step.raw === "string" &&
+    typeof step.terminated === "boolean" &&
+    typeof step.truncated === "boolean" &&
+    Number.isFinite(step.reward) &&
+    Number.isFinite(step.timeMs)
+  );
+}
+
+/**
  * The pieces of a valid step without screenshot bytes; undefined when the step must take the schema
  * path (invalid, screenshot bytes, or an unusual value).
  */
 export function fastStepPieces(step: StepRecord): StepPieces | undefined {
-  if (step === null || typeof step !== "object" || Array.isArray(step)) return undefined;
+  if (!fastStepScalars(step)) return undefined;
   const { index, reward, terminated, truncated, timeMs, raw } = step;
-  if (!Number.isSafeInteger(index) || index < 0 || typeof raw !== "string") return undefined;
-  if (!Number.isFinite(reward) || !Number.isFinite(timeMs)) return undefined;
-  if (typeof terminated !== "boolean" || typeof truncated !== "boolean") return undefined;
+  if (!Number.isSafeInteger(index) || index < 0) return undefined;
   const observation = observationText(step.observation);
   if (observation === undefined) return undefined;
   const action = actionText(step.action);
