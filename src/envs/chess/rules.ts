@@ -36,6 +36,11 @@ function square0x88(square: number): string {
   return `${"abcdefgh"[square & 0xf]}${"87654321"[square >> 4]}`;
 }
 
+/** An algebraic square (`e4`) as chess.js's 0x88 number (the inverse of `square0x88`). */
+function squareNumber(square: string): number {
+  return (56 - square.charCodeAt(1)) * 16 + (square.charCodeAt(0) - 97);
+}
+
 /** A position's legal moves, generated once: chess.js's own and in UCI (sorted). */
 interface LegalMoves {
   hash: bigint;
@@ -80,12 +85,10 @@ export function applyUci(chess: Chess, uci: string): boolean {
       return false;
     }
   }
+  const from0x88 = squareNumber(from);
+  const to0x88 = squareNumber(to);
   for (const m of legalMovesOf(chess, board).moves) {
-    if (
-      square0x88(m.from) === from &&
-      square0x88(m.to) === to &&
-      (m.promotion === undefined || m.promotion === promotion)
-    ) {
+    if (m.from === from0x88 && m.to === to0x88 && (m.promotion === undefined || m.promotion === promotion)) {
       board._makeMove(m);
       board._incPositionCount();
       return true;
