@@ -21,6 +21,9 @@ import { isStoreError } from "../store/store-errors.ts";
  * an episode long before it in practice). */
 export const RUNNER_STEP_CAP = 1000;
 
+/** The meta of an episode given none: one frozen object (a store caches a frozen record's text). */
+const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export interface EpisodeSpec {
   runId: string;
   trajectoryId: string;
@@ -115,7 +118,7 @@ export async function runEpisode(deps: EpisodeDeps, spec: EpisodeSpec): Promise<
     seed,
     policy: policy.name,
     startedAtMs: clock.nowMs(),
-    meta: spec.meta ?? {},
+    meta: spec.meta ?? NO_META,
   });
   let observation: Observation | undefined;
   try {

@@ -52,6 +52,8 @@ export function createMemoryStore(): RunStore {
   const trees = new Map<string, TreeRow>();
   /** Nodes per tree, keyed by node id, in order of first insertion. */
   const nodes = new Map<string, Map<string, NodeRow>>();
+  /** The trajectory started last: the one a rollout appends its steps to (saves a lookup per step). */
+  let latest: StoredTrajectory | undefined;
   let closed = false;
 
   function open(operation: string): void {
@@ -153,13 +155,14 @@ export function createMemoryStore(): RunStore {
       const row = encode.encodeNewTrajectory(t);
       requireRun(`startTrajectory(${row.id})`, row.run_id);
       if (trajectories.has(row.id)) throw protocol.duplicate(row.id);
-      trajectories.set(row.id, new StoredTrajectory(row));
+      latest = new StoredTrajectory(row);
+      trajectories.set(row.id, latest);
     },
     appendStep(trajectoryId, step) {
       open("appendStep");
       // Fast path: a valid step appended in order to a running trajectory, checked in place; anything
       // else goes through the shared encoding and protocol for their exact errors.
-      const t = trajectories.get(trajectoryId);
+      const t = trajectoryId === latest?.row.id ? latest : trajectories.get(trajectoryId);
       if (t?.running && table.tryAppend(t, step)) return;
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
@@ -172,11 +175,12 @@ export function createMemoryStore(): RunStore {
     finishTrajectory(trajectoryId, end) {
       open("finishTrajectory");
       const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
-      protocol.checkFinish(trajectoryId);
+      const t = trajectoryId === latest?.row.id ? latest : trajectories.get(trajectoryId);
+      // The protocol's check (and its error) only when the trajectory is not a running one of this store.
+      if (!t?.running) protocol.checkFinish(trajectoryId);
       storeArtefacts(pending);
       // Updated in place (rows never leave the store; readers decode them at once): a spread into a new
       // row cost microseconds an episode.
-      const t = trajectories.get(trajectoryId);
       if (t === undefined) return;
       const kept = t.row;
       kept.status = row.status;
