@@ -60,6 +60,11 @@ export function createMemoryStore(): RunStore {
     if (closed) throw closedError(operation);
   }
 
+  /** The stored trajectory `id`; the one started last (a rollout's current one) without a map lookup. */
+  function stored(id: string): StoredTrajectory | undefined {
+    return id === latest?.row.id ? latest : trajectories.get(id);
+  }
+
   function requireRun(operation: string, runId: string): void {
     if (!runs.has(runId)) throw unknownRunError(operation, runId);
   }
@@ -162,7 +167,7 @@ export function createMemoryStore(): RunStore {
       open("appendStep");
       // Fast path: a valid step appended in order to a running trajectory, checked in place; anything
       // else goes through the shared encoding and protocol for their exact errors.
-      const t = trajectoryId === latest?.row.id ? latest : trajectories.get(trajectoryId);
+      const t = stored(trajectoryId);
       if (t?.running && table.tryAppend(t, step)) return;
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
@@ -175,7 +180,7 @@ export function createMemoryStore(): RunStore {
     finishTrajectory(trajectoryId, end) {
       open("finishTrajectory");
       const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
-      const t = trajectoryId === latest?.row.id ? latest : trajectories.get(trajectoryId);
+      const t = stored(trajectoryId);
       // The protocol's check (and its error) only when the trajectory is not a running one of this store.
       if (!t?.running) protocol.checkFinish(trajectoryId);
       storeArtefacts(pending);
