@@ -168,7 +168,7 @@ export function createMemoryStore(): RunStore {
       // Fast path: a valid step appended in order to a running trajectory, checked in place; anything
       // else goes through the shared encoding and protocol for their exact errors.
       const t = stored(trajectoryId);
-      if (t?.running && table.tryAppend(t, step)) return;
+      if (t?.row.status === "running" && table.tryAppend(t, step)) return;
       const { row, pending, columns } = encodeStep.encodeStepData(
         step,
         encodeStep.appendOperation(trajectoryId, step),
@@ -182,7 +182,7 @@ export function createMemoryStore(): RunStore {
       const { row, pending } = encode.encodeTrajectoryEnd(trajectoryId, end);
       const t = stored(trajectoryId);
       // The protocol's check (and its error) only when the trajectory is not a running one of this store.
-      if (!t?.running) protocol.checkFinish(trajectoryId);
+      if (t?.row.status !== "running") protocol.checkFinish(trajectoryId);
       storeArtefacts(pending);
       // Updated in place (rows never leave the store; readers decode them at once): a spread into a new
       // row cost microseconds an episode.
@@ -193,7 +193,6 @@ export function createMemoryStore(): RunStore {
       kept.outcome = row.outcome;
       kept.error = row.error;
       kept.final_observation = row.final_observation;
-      t.running = false;
     },
     getTrajectory(id) {
       open("getTrajectory");
@@ -223,12 +222,9 @@ export function createMemoryStore(): RunStore {
     },
     *iterateTrajectories(runId, filter = {}) {
       open("iterateTrajectories");
-      for (const {
-        row: { id },
-      } of trajectoryRows(runId, filter)) {
+      // Rows are updated in place: a trajectory finished since the list was taken shows its new status.
+      for (const t of trajectoryRows(runId, filter)) {
         open("iterateTrajectories");
-        const t = trajectories.get(id);
-        if (t === undefined) continue;
         if (filter.status !== undefined && t.row.status !== filter.status) continue;
         yield rows.decodeTrajectory(t.row, table.texts(t));
       }

@@ -45,8 +45,6 @@ const NULL_ACTION = 1;
  */
 export class StepRange {
   length = 0;
-  /** False once the trajectory is finished: the table takes no more steps for it. */
-  running = true;
   /** The first run's first row and count. */
   private first = -1;
   private firstCount = 0;
